@@ -1,0 +1,418 @@
+"""Output laws as objects: continuous, integer, mixed (atoms + density), point masses.
+
+Every law answers the same questions the divergence engine and the checks ask:
+
+* ``atoms()``         -> ``{x: mass}`` of its point masses (mpmath numbers), possibly empty;
+* ``density``         -> a :class:`Density` for its absolutely continuous part, or ``None``;
+* ``integer``         -> ``True`` for laws on the integers given by a pmf (:class:`IntegerLaw`);
+* ``sample(rng, size)`` with a ``numpy.random.Generator``.
+
+A :class:`Density` may be a sub-probability density (the part of a mixed law off its atoms).
+It carries an *integration coordinate* ``x = to_x(t)`` in which it is smooth and unimodal-ish,
+so quadrature can be done in ``t`` (``integral f(x) dx = integral f(to_x(t)) x'(t) dt``); the
+identity map is the default.  The released mechanism is mixed (clipping puts an atom at 0) and
+becomes an integer law after stochastic rounding, so both are first-class here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import mpmath
+import numpy as np
+
+from . import normal
+from . import validate
+
+# ============================================================================================
+# Densities (the absolutely continuous part of a law)
+# ============================================================================================
+
+
+class Density:
+    """A (sub-)probability density on an interval, known in float64 and in mpmath.
+
+    Subclasses implement ``mp_logpdf`` (and ``logpdf`` for numpy).  The interval is
+    ``(lo, hi)`` in x; the quadrature coordinate ``t`` runs over ``(t_lo, t_hi)``.
+    """
+
+    lo: float = -np.inf
+    hi: float = np.inf
+
+    # -- values --
+    def mp_logpdf(self, x):
+        raise NotImplementedError
+
+    def logpdf(self, x):
+        x = np.asarray(x, dtype=float)
+        return np.vectorize(lambda v: float(self.mp_logpdf(v)))(x)
+
+    def pdf(self, x):
+        return np.exp(self.logpdf(x))
+
+    def mp_pdf(self, x):
+        return mpmath.exp(self.mp_logpdf(x))
+
+    def mass(self):
+        """Total mass of this density part (1 for a probability density)."""
+        return mpmath.mpf(1)
+
+    # -- integration coordinate --
+    def to_x(self, t):
+        return t
+
+    def to_t(self, x):
+        """Inverse of ``to_x``."""
+        return x
+
+    def mp_log_dx_dt(self, t):
+        return mpmath.mpf(0)
+
+    def t_range(self):
+        return self.lo, self.hi
+
+    def mp_log_integrand_t(self, t):
+        """log of pdf(x(t)) * x'(t): the density of t."""
+        return self.mp_logpdf(self.to_x(t)) + self.mp_log_dx_dt(t)
+
+    def t_center_scale(self):
+        """A location and a scale of the law of t (for placing quadrature breakpoints)."""
+        raise NotImplementedError
+
+    def same_coordinate(self, other: "Density") -> bool:
+        return type(self).coordinate_key(self) == type(other).coordinate_key(other)
+
+    def coordinate_key(self):
+        return ("identity",)
+
+
+class GaussianDensity(Density):
+    """N(mu, s^2) restricted to ``(lo, hi)`` (the restriction keeps its mass < 1)."""
+
+    def __init__(self, mu, s, lo=-np.inf, hi=np.inf):
+        self.mu = mpmath.mpf(mu)
+        self.s = mpmath.mpf(validate.real("s", s, lo=0))
+        self.lo, self.hi = lo, hi
+
+    def mp_logpdf(self, x):
+        x = mpmath.mpf(x)
+        if not (self.lo < x < self.hi):
+            return mpmath.mpf("-inf")
+        return normal.mp_log_phi((x - self.mu) / self.s) - mpmath.log(self.s)
+
+    def logpdf(self, x):
+        x = np.asarray(x, dtype=float)
+        out = normal.log_phi((x - float(self.mu)) / float(self.s)) - np.log(float(self.s))
+        return np.where((x > self.lo) & (x < self.hi), out, -np.inf)
+
+    def mass(self):
+        a = (mpmath.mpf(self.lo) - self.mu) / self.s if np.isfinite(self.lo) else mpmath.mpf("-inf")
+        b = (mpmath.mpf(self.hi) - self.mu) / self.s if np.isfinite(self.hi) else mpmath.mpf("inf")
+        return normal.mp_Phi_diff(a, b)
+
+    def t_center_scale(self):
+        return self.mu, self.s
+
+
+class LogShiftedGaussianDensity(Density):
+    """Density of ``U = exp(W) - c`` with ``W ~ N(mu, s^2)`` (eq 10), restricted to ``U > lo``.
+
+    ``f(u) = phi((log(u + c) - mu)/s) / (s (u + c))`` for ``u > -c``.  Quadrature runs in
+    ``t = log(u + c)``, where this is the Gaussian N(mu, s^2) restricted to ``t > log(lo + c)``.
+    """
+
+    def __init__(self, mu, s, c, lo=None):
+        self.mu = mpmath.mpf(mu)
+        self.s = mpmath.mpf(validate.real("sigma", s, lo=0))
+        self.c = mpmath.mpf(validate.real("c", c, lo=0))
+        self.lo = -float(c) if lo is None else float(lo)
+        self.lo_mp = -self.c if lo is None else mpmath.mpf(lo)
+        self.hi = np.inf
+
+    def mp_logpdf(self, x):
+        x = mpmath.mpf(x)
+        if not x > self.lo_mp:
+            return mpmath.mpf("-inf")
+        y = x + self.c
+        return normal.mp_log_phi((mpmath.log(y) - self.mu) / self.s) - mpmath.log(self.s) - mpmath.log(y)
+
+    def logpdf(self, x):
+        x = np.asarray(x, dtype=float)
+        y = np.where(x > self.lo, x + float(self.c), 1.0)
+        out = normal.log_phi((np.log(y) - float(self.mu)) / float(self.s)) - np.log(float(self.s)) - np.log(y)
+        return np.where(x > self.lo, out, -np.inf)
+
+    def mass(self):
+        if self.lo_mp == -self.c:
+            return mpmath.mpf(1)
+        return normal.mp_Phi_sf((mpmath.log(self.lo_mp + self.c) - self.mu) / self.s)
+
+    # integration coordinate t = log(x + c)
+    def to_x(self, t):
+        return mpmath.exp(t) - self.c
+
+    def to_t(self, x):
+        return mpmath.log(mpmath.mpf(x) + self.c)
+
+    def mp_log_dx_dt(self, t):
+        return mpmath.mpf(t)
+
+    def mp_log_integrand_t(self, t):
+        t = mpmath.mpf(t)
+        if self.lo_mp != -self.c and not t > mpmath.log(self.lo_mp + self.c):
+            return mpmath.mpf("-inf")
+        return normal.mp_log_phi((t - self.mu) / self.s) - mpmath.log(self.s)
+
+    def t_range(self):
+        lo = -np.inf if self.lo_mp == -self.c else float(mpmath.log(self.lo_mp + self.c))
+        return lo, np.inf
+
+    def mp_t_lo(self):
+        return None if self.lo_mp == -self.c else mpmath.log(self.lo_mp + self.c)
+
+    def t_center_scale(self):
+        return self.mu, self.s
+
+    def coordinate_key(self):
+        return ("log-shift", float(self.c))
+
+
+class CallableDensity(Density):
+    """A density given by an mpmath log-density callable (for laws built in checks)."""
+
+    def __init__(self, mp_logpdf: Callable, lo=-np.inf, hi=np.inf, center=0.0, scale=1.0,
+                 mass=None, np_logpdf: Callable | None = None):
+        self._mp = mp_logpdf
+        self._np = np_logpdf
+        self.lo, self.hi = lo, hi
+        self._center, self._scale = center, scale
+        self._mass = mass
+
+    def mp_logpdf(self, x):
+        x = mpmath.mpf(x)
+        if not (self.lo < x < self.hi):
+            return mpmath.mpf("-inf")
+        return self._mp(x)
+
+    def logpdf(self, x):
+        if self._np is None:
+            return super().logpdf(x)
+        x = np.asarray(x, dtype=float)
+        return np.where((x > self.lo) & (x < self.hi), self._np(x), -np.inf)
+
+    def mass(self):
+        return mpmath.mpf(1) if self._mass is None else mpmath.mpf(self._mass)
+
+    def t_center_scale(self):
+        return mpmath.mpf(self._center), mpmath.mpf(self._scale)
+
+
+# ============================================================================================
+# Laws
+# ============================================================================================
+
+
+class Law:
+    """Base class: a probability law on the real line."""
+
+    integer = False
+    density: Density | None = None
+
+    def atoms(self) -> dict:
+        return {}
+
+    def sample(self, rng: np.random.Generator, size) -> np.ndarray:
+        raise NotImplementedError(f"{type(self).__name__} has no sampler")
+
+    def describe(self) -> str:
+        return type(self).__name__
+
+
+class PointMass(Law):
+    """The degenerate law delta_x."""
+
+    def __init__(self, x=0):
+        self.x = mpmath.mpf(validate.real("x", x))
+
+    def atoms(self):
+        return {self.x: mpmath.mpf(1)}
+
+    def sample(self, rng, size):
+        return np.full(size, float(self.x))
+
+    def describe(self):
+        return f"delta_{mpmath.nstr(self.x, 6)}"
+
+
+class ContinuousLaw(Law):
+    """A law with a density and no atoms."""
+
+    def __init__(self, density: Density, sampler: Callable | None = None, cdf: Callable | None = None,
+                 name: str | None = None):
+        self.density = density
+        self._sampler = sampler
+        self._cdf = cdf
+        self.name = name
+
+    def pdf(self, x):
+        return self.density.pdf(x)
+
+    def logpdf(self, x):
+        return self.density.logpdf(x)
+
+    def cdf(self, x):
+        if self._cdf is None:
+            raise NotImplementedError("no cdf given for this law")
+        return self._cdf(x)
+
+    def sample(self, rng, size):
+        if self._sampler is None:
+            raise NotImplementedError("no sampler given for this law")
+        return self._sampler(rng, size)
+
+    def describe(self):
+        return self.name or type(self).__name__
+
+
+class Gaussian(ContinuousLaw):
+    """N(mu, s^2)."""
+
+    def __init__(self, mu, s):
+        mu = validate.real("mu", mu)
+        s = validate.real("s", s, lo=0)
+        self.mu, self.s = mpmath.mpf(mu), mpmath.mpf(s)
+        super().__init__(GaussianDensity(mu, s), name=f"N({mpmath.nstr(self.mu, 6)}, {mpmath.nstr(self.s, 6)}^2)")
+
+    def cdf(self, x):
+        return normal.Phi((np.asarray(x, dtype=float) - float(self.mu)) / float(self.s))
+
+    def sample(self, rng, size):
+        return float(self.mu) + float(self.s) * rng.standard_normal(size)
+
+
+class LogShiftedGaussian(ContinuousLaw):
+    """The law of ``exp(W) - c`` with ``W ~ N(mu, s^2)``; the unclipped output U_n (eqs 4, 10)."""
+
+    def __init__(self, mu, s, c):
+        self.mu, self.s, self.c = mpmath.mpf(mu), mpmath.mpf(s), mpmath.mpf(c)
+        super().__init__(LogShiftedGaussianDensity(mu, s, c), name="exp(N(mu, s^2)) - c")
+
+    def cdf(self, x):
+        x = np.asarray(x, dtype=float)
+        y = np.where(x > -float(self.c), x + float(self.c), 1.0)
+        v = normal.Phi((np.log(y) - float(self.mu)) / float(self.s))
+        return np.where(x > -float(self.c), v, 0.0)
+
+    def mp_cdf(self, x):
+        x = mpmath.mpf(x)
+        if x <= -self.c:
+            return mpmath.mpf(0)
+        return normal.mp_Phi((mpmath.log(x + self.c) - self.mu) / self.s)
+
+    def sample(self, rng, size):
+        return np.exp(float(self.mu) + float(self.s) * rng.standard_normal(size)) - float(self.c)
+
+
+class MixedLaw(Law):
+    """Point masses plus a sub-probability density; masses and density mass add to one."""
+
+    def __init__(self, atoms: dict, density: Density | None, sampler: Callable | None = None,
+                 name: str | None = None):
+        self._atoms = {mpmath.mpf(k): mpmath.mpf(v) for k, v in atoms.items() if v != 0}
+        self.density = density
+        self._sampler = sampler
+        self.name = name
+
+    def atoms(self):
+        return dict(self._atoms)
+
+    def sample(self, rng, size):
+        if self._sampler is None:
+            raise NotImplementedError("no sampler given for this law")
+        return self._sampler(rng, size)
+
+    def describe(self):
+        return self.name or "mixed law"
+
+
+class ClippedAtZero(MixedLaw):
+    """``[U]_+`` for a continuous law U with a LogShiftedGaussianDensity: atom ``P(U <= 0)`` at 0
+    plus U's density on ``(0, inf)``."""
+
+    def __init__(self, base: LogShiftedGaussian):
+        self.base = base
+        atom = normal.mp_Phi((mpmath.log(base.c) - base.mu) / base.s)
+        dens = LogShiftedGaussianDensity(base.mu, base.s, base.c, lo=0)
+        super().__init__({0: atom}, dens, sampler=lambda rng, size: np.maximum(base.sample(rng, size), 0.0),
+                         name="[exp(N(mu, s^2)) - c]_+")
+
+    @property
+    def atom_mass(self):
+        return self._atoms.get(mpmath.mpf(0), mpmath.mpf(0))
+
+
+class IntegerLaw(Law):
+    """A law on the integers given by its pmf.
+
+    ``mp_pmf(k)`` at any precision; ``window(tail)`` returns integers ``lo..hi`` outside of which
+    the mass is at most ``tail`` (a proven bound supplied by the subclass); ``support_lo`` /
+    ``support_hi`` are the true support ends (``None`` for unbounded).
+    """
+
+    integer = True
+    support_lo: int | None = None
+    support_hi: int | None = None
+
+    def mp_pmf(self, k):
+        raise NotImplementedError
+
+    def mp_pmf_range(self, lo: int, hi: int) -> list:
+        return [self.mp_pmf(k) for k in range(lo, hi + 1)]
+
+    def window(self, tail) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def mp_logpmf(self, k):
+        p = self.mp_pmf(k)
+        return mpmath.log(p) if p > 0 else mpmath.mpf("-inf")
+
+
+class FinitePmf(IntegerLaw):
+    """A finitely supported integer law given by a table ``{k: p_k}``."""
+
+    def __init__(self, table: dict, name: str | None = None):
+        items = {int(k): mpmath.mpf(v) for k, v in table.items()}
+        if any(v < 0 for v in items.values()):
+            raise ValueError("pmf values must be >= 0")
+        total = mpmath.fsum(items.values())
+        if abs(total - 1) > mpmath.mpf(10) ** (-mpmath.mp.dps + 5):
+            raise ValueError(f"pmf values must sum to 1, got {total}")
+        self.table = {k: v for k, v in sorted(items.items()) if v > 0}
+        self.support_lo, self.support_hi = min(self.table), max(self.table)
+        self.name = name
+
+    def mp_pmf(self, k):
+        return self.table.get(int(k), mpmath.mpf(0))
+
+    def window(self, tail):
+        return self.support_lo, self.support_hi
+
+    def atoms(self):
+        return {mpmath.mpf(k): v for k, v in self.table.items()}
+
+    def sample(self, rng, size):
+        ks = np.array(list(self.table), dtype=np.int64)
+        ps = np.array([float(v) for v in self.table.values()])
+        return rng.choice(ks, size=size, p=ps / ps.sum())
+
+    def describe(self):
+        return self.name or "finite pmf"
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Mean and variance of a law (used for quadrature placement and sanity checks)."""
+
+    mean: float
+    sd: float

@@ -1,0 +1,301 @@
+"""The shifted log-Gaussian mechanism (Section 3) and its exact output laws.
+
+    sigma = Phi^{-1}(1/2 + r0 / (2(1+c)))                                  (eq 3)
+    xhat  = [(n+c) exp(sigma Z - sigma^2) - c]_+                           (eq 4)
+    v(0) = v(1) = log^2((1+c)/c) / (2 sigma^2),                            (eq 5)
+    v(n) = log^2((n+c)/(n-1+c)) / (2 sigma^2)   (n >= 1)                   (eq 6)
+
+Laws: unclipped ``U_n`` (a log-shifted Gaussian, eq 10), released ``[U_n]_+`` (an atom at 0
+plus a density), and the stochastically rounded release (an integer law whose pmf is exact
+in closed form through lognormal partial expectations).
+"""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+
+from . import normal
+from . import validate
+from .laws import ClippedAtZero, IntegerLaw, LogShiftedGaussian
+
+# ============================================================================================
+# The formulas, once
+# ============================================================================================
+
+
+def sigma_of(r0, c):
+    """eq (3): sigma = Phi^{-1}(1/2 + r0/(2(1+c))), at the current mpmath precision."""
+    r0 = mpmath.mpf(r0)
+    c = mpmath.mpf(c)
+    return normal.mp_Phi_inv(mpmath.mpf(1) / 2 + r0 / (2 * (1 + c)))
+
+
+def log_gap(n, c):
+    """The log-space distance of edge n-1 <-> n: log((n+c)/(n-1+c)) = log1p(1/(n-1+c)) (Section 5).
+    For n = 0 it returns the boundary gap log((1+c)/c) (the extension v(0) = v(1))."""
+    n = mpmath.mpf(max(int(n), 1))
+    return mpmath.log1p(1 / (n - 1 + mpmath.mpf(c)))
+
+
+def budget(n, sigma, c):
+    """eqs (5)-(6): v(n) = log^2((n+c)/(n-1+c)) / (2 sigma^2), v(0) = v(1)."""
+    return log_gap(n, c) ** 2 / (2 * mpmath.mpf(sigma) ** 2)
+
+
+def renyi_gaussian_equal_variance(alpha, mu, nu, s):
+    """eq (11): D_alpha(N(mu, s^2) || N(nu, s^2)) = alpha (mu - nu)^2 / (2 s^2)."""
+    return mpmath.mpf(alpha) * (mpmath.mpf(mu) - mpmath.mpf(nu)) ** 2 / (2 * mpmath.mpf(s) ** 2)
+
+
+def multiplicative_error(sigma):
+    """Lemma 4.1: E|exp(sigma Z - sigma^2) - 1| = 2 Phi(sigma) - 1."""
+    return 2 * normal.mp_Phi(sigma) - 1
+
+
+def half_expectation(sigma):
+    """eq (8): E[exp(sigma Z - sigma^2) 1{Z <= sigma}] = exp(-sigma^2/2) / 2 (same on Z > sigma)."""
+    return mpmath.exp(-mpmath.mpf(sigma) ** 2 / 2) / 2
+
+
+def drift_error(sigma, a):
+    """E|exp(sigma Z - a) - 1| in closed form (Section 4.1):
+    E|e^{sZ-a} - 1| = e^{s^2/2-a}(2 Phi(s - a/s) - 1) + 2 Phi(a/s) - 1
+    (split at Z = a/s and use E[e^{sZ} 1{Z > k}] = e^{s^2/2} Phi(s - k))."""
+    s, a = mpmath.mpf(sigma), mpmath.mpf(a)
+    return mpmath.exp(s * s / 2 - a) * (2 * normal.mp_Phi(s - a / s) - 1) + 2 * normal.mp_Phi(a / s) - 1
+
+
+def drift_error_derivative(sigma, a):
+    """Section 4.1: d/da E|exp(sigma Z - a) - 1| = exp(sigma^2/2 - a)(2 Phi(a/sigma - sigma) - 1)."""
+    s, a = mpmath.mpf(sigma), mpmath.mpf(a)
+    return mpmath.exp(s * s / 2 - a) * (2 * normal.mp_Phi(a / s - s) - 1)
+
+
+# ============================================================================================
+# The mechanism
+# ============================================================================================
+
+
+class ShiftedLogGaussian:
+    """The shifted log-Gaussian mechanism for parameters ``0 < r0 < r <= 1`` and ``c > 0``.
+
+    ``r`` (the user's tolerance) is optional; without it ``0 < r0 < 1`` is required so that some
+    admissible ``r`` exists.  ``drift`` defaults to the paper's ``-sigma^2``; other drifts (e.g.
+    ``-sigma^2/2``) are allowed only to build negative controls and are labelled as such.
+    """
+
+    def __init__(self, r0, c, r=None, drift_factor=1):
+        c = validate.real("c", c, lo=0)
+        if r is not None:
+            r = validate.real("r", r, lo=0, hi=1, hi_open=False)
+            r0 = validate.real("r0", r0, lo=0, hi=r)
+        else:
+            r0 = validate.real("r0", r0, lo=0, hi=1)
+        self.r0, self.c, self.r = r0, c, r
+        self.drift_factor = mpmath.mpf(drift_factor)
+        self._sigma_cache: dict[int, mpmath.mpf] = {}
+
+    def __repr__(self):
+        return f"ShiftedLogGaussian(r0={self.r0!r}, c={self.c!r}, r={self.r!r})"
+
+    # ---- calibration and budget ------------------------------------------------------------
+    def mp_sigma(self):
+        """sigma of eq (3) at the current precision."""
+        key = mpmath.mp.prec
+        if key not in self._sigma_cache:
+            self._sigma_cache[key] = sigma_of(self.r0, self.c)
+        return self._sigma_cache[key]
+
+    @property
+    def sigma(self) -> float:
+        with mpmath.workdps(30):
+            return float(self.mp_sigma())
+
+    def mp_drift(self):
+        return -self.drift_factor * self.mp_sigma() ** 2
+
+    def mp_v(self, n):
+        """The budget v(n) of eqs (5)-(6)."""
+        n = validate.count("n", n)
+        return budget(n, self.mp_sigma(), self.c)
+
+    def v(self, n) -> float:
+        with mpmath.workdps(30):
+            return float(self.mp_v(n))
+
+    def v_array(self, ns) -> np.ndarray:
+        """v(n) over an integer array in float64 (log1p keeps it accurate for large n)."""
+        ns = validate.counts("n", ns)
+        gap = np.log1p(1.0 / (np.maximum(ns, 1) - 1 + float(self.c)))
+        return gap ** 2 / (2 * self.sigma ** 2)
+
+    def error_bound(self, n):
+        """Theorem 3.1(i): the bound r0 (n+c)/(1+c) on the expected absolute error."""
+        n = validate.count("n", n)
+        return mpmath.mpf(self.r0) * (n + mpmath.mpf(self.c)) / (1 + mpmath.mpf(self.c))
+
+    def target(self, n):
+        """The repaired utility target r max(n, 1) (eq 2)."""
+        if self.r is None:
+            raise ValueError("r is needed for the utility target: construct with r=...")
+        n = validate.count("n", n)
+        return mpmath.mpf(self.r) * max(n, 1)
+
+    # ---- laws ------------------------------------------------------------------------------
+    def log_mean(self, n):
+        """Mean of log(U_n + c): log(n+c) - sigma^2 (eq 10)."""
+        return mpmath.log(n + mpmath.mpf(self.c)) + self.mp_drift()
+
+    def unclipped_law(self, n) -> LogShiftedGaussian:
+        """U_n = (n+c) exp(sigma Z - sigma^2) - c (eq 4 before clipping)."""
+        n = validate.count("n", n)
+        return LogShiftedGaussian(self.log_mean(n), self.mp_sigma(), self.c)
+
+    def released_law(self, n) -> ClippedAtZero:
+        """The released [U_n]_+: atom at 0 of mass Phi((log(c/(n+c)) + sigma^2)/sigma) plus density."""
+        return ClippedAtZero(self.unclipped_law(n))
+
+    def rounded_law(self, n) -> "RoundedLogGaussian":
+        """The release after stochastic rounding (Corollary 3.2): an integer law, exact pmf."""
+        return RoundedLogGaussian(self, validate.count("n", n))
+
+    # ---- exact errors ----------------------------------------------------------------------
+    def expected_abs_error_unclipped(self, n):
+        """eq (9): E|U_n - n| = (n+c)(2 Phi(sigma) - 1) (for the paper's drift)."""
+        n = validate.count("n", n)
+        if self.drift_factor != 1:
+            return (n + mpmath.mpf(self.c)) * drift_error(self.mp_sigma(), -self.mp_drift())
+        return (n + mpmath.mpf(self.c)) * multiplicative_error(self.mp_sigma())
+
+    def expected_abs_error_released(self, n):
+        """E|[U_n]_+ - n| exactly: E|U_n - n| + E[U_n 1{U_n < 0}] (clipping moves U < 0 to 0).
+
+        With W = sigma Z + drift and w0 = log(c/(n+c)):
+        E[U 1{U<0}] = (n+c) E[e^W 1{W < w0}] - c P(W < w0), and for W ~ N(m, s^2)
+        E[e^W 1{W < w}] = e^{m + s^2/2} Phi((w - m - s^2)/s).
+        """
+        n = validate.count("n", n)
+        s, m, c = self.mp_sigma(), self.mp_drift(), mpmath.mpf(self.c)
+        w0 = mpmath.log(c / (n + c))
+        neg_part = (n + c) * mpmath.exp(m + s * s / 2) * normal.mp_Phi((w0 - m - s * s) / s) \
+            - c * normal.mp_Phi((w0 - m) / s)
+        return self.expected_abs_error_unclipped(n) + neg_part
+
+    # ---- sampling --------------------------------------------------------------------------
+    def release(self, counts, rng: np.random.Generator, clip: bool = True, rounding: bool = False):
+        """Release a whole histogram at once: eq (4) per coordinate, independently.
+
+        ``counts`` is an array of nonnegative integers of any shape.  ``rounding`` applies
+        stochastic rounding (floor or ceil with conditional mean y)."""
+        x = validate.counts("counts", counts).astype(float)
+        s, drift = self.sigma, float(self.mp_drift())
+        z = rng.standard_normal(x.shape)
+        y = (x + self.c) * np.exp(s * z + drift) - self.c
+        if clip or rounding:
+            y = np.maximum(y, 0.0)
+        if rounding:
+            y = stochastic_round(y, rng)
+        return y
+
+
+def stochastic_round(y, rng: np.random.Generator):
+    """Round y >= 0 to floor(y) or ceil(y) with probabilities giving conditional mean y."""
+    y = np.asarray(y, dtype=float)
+    fl = np.floor(y)
+    up = rng.random(y.shape) < (y - fl)
+    return fl + up
+
+
+# ============================================================================================
+# The stochastically rounded release: an exact integer law
+# ============================================================================================
+
+
+class RoundedLogGaussian(IntegerLaw):
+    """Stochastic rounding of the released [U_n]_+.
+
+    ``P(K = k) = E[(1 - |Y - k|)_+]`` (the tent), so with Y's atom a0 at 0 and its density on
+    (0, inf): ``p_k = 1{k=0} a0 + E[(Y-k+1) 1{k-1<Y<=k}] + E[(k+1-Y) 1{k<Y<=k+1}]`` (Y > 0 parts).
+    The partial expectations are lognormal closed forms: for 0 <= a < b, with
+    ``w_x = log((x+c)/(n+c))`` and W = sigma Z - sigma^2,
+    ``P(a<Y<=b) = Phi_diff((w_a+sigma^2)/sigma, (w_b+sigma^2)/sigma)`` and
+    ``E[(Y+c) 1{a<Y<=b}] = (n+c) e^{-sigma^2/2} Phi_diff(w_a/sigma, w_b/sigma)``.
+    """
+
+    support_lo = 0
+
+    def __init__(self, mech: ShiftedLogGaussian, n: int):
+        if mech.drift_factor != 1:
+            raise ValueError("the closed-form rounded pmf is for the paper's drift -sigma^2")
+        self.mech, self.n = mech, n
+        self.released = mech.released_law(n)
+        self._cache: dict = {}
+
+    def _edge(self, j):
+        """(Phi at the mass coordinate, Phi at the mean coordinate) of the boundary y = j >= 0."""
+        key = (int(j), mpmath.mp.prec)
+        if key not in self._cache:
+            s = self.mech.mp_sigma()
+            c = mpmath.mpf(self.mech.c)
+            w = mpmath.log((j + c) / (self.n + c))
+            self._cache[key] = ((w + s * s) / s, w / s)
+        return self._cache[key]
+
+    def _piece(self, a, b):
+        """(P(a<Y<=b), E[Y 1{a<Y<=b}]) for integers 0 <= a < b."""
+        s = self.mech.mp_sigma()
+        c = mpmath.mpf(self.mech.c)
+        pa, ma = self._edge(a)
+        pb, mb = self._edge(b)
+        prob = normal.mp_Phi_diff(pa, pb)
+        mean_plus_c = (self.n + c) * mpmath.exp(-s * s / 2) * normal.mp_Phi_diff(ma, mb)
+        return prob, mean_plus_c - c * prob
+
+    def mp_pmf(self, k):
+        k = int(k)
+        if k < 0:
+            return mpmath.mpf(0)
+        total = mpmath.mpf(0)
+        if k == 0:
+            total += self.released.atom_mass
+        if k >= 1:
+            prob, mean = self._piece(k - 1, k)
+            total += mean - (k - 1) * prob
+        prob, mean = self._piece(k, k + 1)
+        total += (k + 1) * prob - mean
+        return total
+
+    def mp_cdf_y(self, y):
+        """P(Y <= y) for the unrounded release."""
+        return self.released.base.mp_cdf(y) if y >= 0 else mpmath.mpf(0)
+
+    def window(self, tail):
+        """Integers lo..hi with P(K < lo) + P(K > hi) <= tail: K > hi needs Y > hi, K < lo needs
+        Y < lo (each a proven tail mass of the continuous release)."""
+        tail = mpmath.mpf(tail)
+        base = self.released.base
+        mu, s = base.mu, base.s
+        zq = -normal.mp_Phi_inv(tail / 2)
+        hi = int(mpmath.ceil(mpmath.exp(mu + zq * s) - base.c)) + 1
+        lo_y = mpmath.exp(mu - zq * s) - base.c
+        lo = max(0, int(mpmath.floor(lo_y)) - 1)
+        return lo, hi
+
+    def sample(self, rng, size):
+        return stochastic_round(self.released.sample(rng, size), rng)
+
+    def describe(self):
+        return "stochastically rounded [exp(N(mu, s^2)) - c]_+"
+
+
+def sigma_float(r0, c) -> float:
+    """Float64 sigma of eq (3) (scipy's ndtri), for vectorised sweeps."""
+    return float(normal.Phi_inv(0.5 + r0 / (2 * (1 + c))))
+
+
+__all__ = [
+    "ShiftedLogGaussian", "RoundedLogGaussian", "sigma_of", "sigma_float", "budget", "log_gap",
+    "renyi_gaussian_equal_variance", "multiplicative_error", "half_expectation", "drift_error",
+    "drift_error_derivative", "stochastic_round",
+]

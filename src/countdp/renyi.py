@@ -1,0 +1,400 @@
+"""Renyi divergence between output laws, by closed form or by quadrature, with its error.
+
+    D_alpha(P || Q) = 1/(alpha - 1) log( sum_atoms p^alpha q^(1-alpha) + int p^alpha q^(1-alpha) )
+
+for alpha > 1, and the KL divergence ``int p log(p/q)`` as the limit alpha -> 1.
+
+* Closed forms the engine knows: equal-variance Gaussians (eq 11), unequal-variance Gaussians
+  (finite iff ``alpha s_Q^2 + (1-alpha) s_P^2 > 0``, eq 34), log-shifted Gaussians with a common
+  shift c (eq 12, by the bijection u -> log(u + c) of eq 10).
+* Quadrature: mpmath tanh-sinh at the current precision over a partition placed around the
+  peak of the log-integrand (found numerically) in the laws' integration coordinate; the error
+  reported is mpmath's estimate propagated to D (plus the proven window tail for integer laws).
+* Infinite divergences are returned as ``inf`` with a reason: a support mismatch (an atom or a
+  density part of P where Q has none) or an integrand that does not decay in a tail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mpmath
+import numpy as np
+from scipy import optimize
+
+from . import validate
+from .laws import Density, Gaussian, IntegerLaw, Law, LogShiftedGaussian, PointMass
+from .mechanisms import renyi_gaussian_equal_variance
+
+INF = mpmath.mpf("inf")
+
+
+@dataclass
+class Divergence:
+    """A divergence value with its absolute error estimate and how it was obtained."""
+
+    value: mpmath.mpf
+    error: mpmath.mpf
+    method: str
+    alpha: object = None
+    reason: str | None = None
+
+    @property
+    def finite(self) -> bool:
+        return not mpmath.isinf(self.value)
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def __repr__(self) -> str:
+        if not self.finite:
+            return f"Divergence(inf, reason={self.reason!r})"
+        return f"Divergence({mpmath.nstr(self.value, 12)} +/- {mpmath.nstr(self.error, 3)}, {self.method})"
+
+
+def _infinite(reason: str, alpha, method="support analysis") -> Divergence:
+    return Divergence(INF, mpmath.mpf(0), method, alpha, reason)
+
+
+# ============================================================================================
+# Public entry points
+# ============================================================================================
+
+
+def renyi(P: Law, Q: Law, alpha, method: str = "auto") -> Divergence:
+    """D_alpha(P || Q) for alpha > 1 (``alpha = inf`` is not handled here).
+
+    ``method``: ``"auto"`` (closed form when known, else quadrature), ``"closed"`` (closed form
+    or ValueError), ``"quadrature"`` (never the closed form: an independent route)."""
+    alpha = mpmath.mpf(validate.order(alpha))
+    if method not in ("auto", "closed", "quadrature"):
+        raise ValueError(f"method must be 'auto', 'closed' or 'quadrature', got {method!r}")
+    if method in ("auto", "closed"):
+        closed = _closed_form(P, Q, alpha)
+        if closed is not None:
+            return closed
+        if method == "closed":
+            raise ValueError(f"no closed form known for {P.describe()} vs {Q.describe()}")
+    return _by_summation_and_quadrature(P, Q, alpha)
+
+
+def kl(P: Law, Q: Law, method: str = "auto") -> Divergence:
+    """KL(P || Q) = lim_{alpha -> 1} D_alpha(P || Q)."""
+    if method not in ("auto", "closed", "quadrature"):
+        raise ValueError(f"method must be 'auto', 'closed' or 'quadrature', got {method!r}")
+    if method in ("auto", "closed"):
+        closed = _closed_form(P, Q, mpmath.mpf(1))
+        if closed is not None:
+            return closed
+        if method == "closed":
+            raise ValueError(f"no closed form known for {P.describe()} vs {Q.describe()}")
+    return _by_summation_and_quadrature(P, Q, mpmath.mpf(1))
+
+
+def gaussian_renyi(alpha, mu_p, s_p, mu_q, s_q) -> Divergence:
+    """Closed form for Gaussians P = N(mu_p, s_p^2), Q = N(mu_q, s_q^2).
+
+    With ``s_a^2 = alpha s_q^2 + (1 - alpha) s_p^2``: finite iff ``s_a^2 > 0`` (eq 34), then
+    ``D = log(s_q/s_p) + log(s_q^2/s_a^2)/(2(alpha-1)) + alpha (mu_p - mu_q)^2/(2 s_a^2)``;
+    equal variances reduce to eq (11).  ``alpha = 1`` gives the KL divergence."""
+    a = mpmath.mpf(alpha)
+    mu_p, s_p, mu_q, s_q = (mpmath.mpf(v) for v in (mu_p, s_p, mu_q, s_q))
+    if a == 1:
+        val = mpmath.log(s_q / s_p) + (s_p ** 2 + (mu_p - mu_q) ** 2) / (2 * s_q ** 2) - mpmath.mpf(1) / 2
+        return Divergence(val, mpmath.mpf(0), "closed form (Gaussian KL)", a)
+    if s_p == s_q:
+        return Divergence(renyi_gaussian_equal_variance(a, mu_p, mu_q, s_p), mpmath.mpf(0),
+                          "closed form eq (11)", a)
+    s_a2 = a * s_q ** 2 + (1 - a) * s_p ** 2
+    if s_a2 <= 0:
+        return _infinite(f"alpha s_Q^2 + (1-alpha) s_P^2 = {mpmath.nstr(s_a2, 6)} <= 0: "
+                         "p^alpha q^(1-alpha) grows in the tails (eq 34)", a, "closed form eq (34)")
+    val = (mpmath.log(s_q / s_p) + mpmath.log(s_q ** 2 / s_a2) / (2 * (a - 1))
+           + a * (mu_p - mu_q) ** 2 / (2 * s_a2))
+    return Divergence(val, mpmath.mpf(0), "closed form (unequal-variance Gaussians)", a)
+
+
+# ============================================================================================
+# Closed forms
+# ============================================================================================
+
+
+def _closed_form(P: Law, Q: Law, alpha) -> Divergence | None:
+    if type(P) is Gaussian and type(Q) is Gaussian:
+        return gaussian_renyi(alpha, P.mu, P.s, Q.mu, Q.s)
+    if type(P) is LogShiftedGaussian and type(Q) is LogShiftedGaussian and P.c == Q.c:
+        d = gaussian_renyi(alpha, P.mu, P.s, Q.mu, Q.s)
+        d.method = d.method.replace("eq (11)", "eq (12)") + " via the bijection u -> log(u+c) (eq 10)"
+        return d
+    if isinstance(P, PointMass) and isinstance(Q, PointMass):
+        if P.x == Q.x:
+            return Divergence(mpmath.mpf(0), mpmath.mpf(0), "identical point masses", alpha)
+        return _infinite(f"support mismatch: P = {P.describe()} puts mass where Q = {Q.describe()} has none",
+                         alpha)
+    return None
+
+
+# ============================================================================================
+# Atoms + density by summation and quadrature
+# ============================================================================================
+
+
+def _by_summation_and_quadrature(P: Law, Q: Law, alpha) -> Divergence:
+    if P.integer or Q.integer:
+        return _integer_laws(P, Q, alpha)
+    is_kl = alpha == 1
+    total = mpmath.mpf(0)
+    err = mpmath.mpf(0)
+    q_atoms = Q.atoms()
+    for x, p in P.atoms().items():
+        q = q_atoms.get(x, mpmath.mpf(0))
+        if q == 0:
+            return _infinite(f"support mismatch: P has an atom at {mpmath.nstr(x, 8)} of mass "
+                             f"{mpmath.nstr(p, 6)} where Q has no mass", alpha)
+        total += p * mpmath.log(p / q) if is_kl else p ** alpha * q ** (1 - alpha)
+    method = "exact sum over atoms"
+    pd, qd = P.density, Q.density
+    if pd is not None and pd.mass() > 0:
+        if qd is None:
+            return _infinite("support mismatch: P has a continuous part, Q has none "
+                             "(P is not absolutely continuous with respect to Q)", alpha)
+        if pd.lo < qd.lo or pd.hi > qd.hi:
+            return _infinite(f"support mismatch: P's density lives on ({pd.lo}, {pd.hi}), "
+                             f"Q's on ({qd.lo}, {qd.hi})", alpha)
+        val, e, why = _density_integral(pd, qd, alpha)
+        if why is not None:
+            return _infinite(why, alpha, "quadrature tail analysis")
+        total += val
+        err += e
+        method = "mpmath tanh-sinh quadrature of the densities" + (" plus atoms" if P.atoms() else "")
+    if is_kl:
+        return Divergence(total, err, method, alpha)
+    if total <= 0:
+        return _infinite("P and Q are mutually singular (the Renyi integral vanishes)", alpha)
+    value = mpmath.log(total) / (alpha - 1)
+    return Divergence(value, err / total / (alpha - 1), method, alpha)
+
+
+def _log_integrand(pd: Density, qd: Density, alpha):
+    """t -> log of p^alpha q^(1-alpha) dx/dt (or p log(p/q) dx/dt's pieces for KL) in P's coordinate."""
+    shared = pd.same_coordinate(qd)
+
+    def parts(t):
+        lp = pd.mp_log_integrand_t(t)
+        if lp == -INF:
+            return lp, lp
+        lq = qd.mp_log_integrand_t(t) if shared else qd.mp_logpdf(pd.to_x(t)) + pd.mp_log_dx_dt(t)
+        return lp, lq
+
+    return parts
+
+
+def _density_integral(pd: Density, qd: Density, alpha):
+    """(integral, error, reason-if-infinite) of p^alpha q^(1-alpha) (or p log p/q when alpha = 1)."""
+    is_kl = alpha == 1
+    parts = _log_integrand(pd, qd, alpha)
+
+    def g(t):
+        lp, lq = parts(t)
+        if lp == -INF:
+            return -INF
+        if lq == -INF:
+            return INF  # P has mass where Q has none
+        return lp if is_kl else alpha * lp + (1 - alpha) * lq
+
+    t_lo, t_hi = pd.t_range()
+    mp_lo = getattr(pd, "mp_t_lo", lambda: None)()
+    cp, sp = pd.t_center_scale()
+    try:
+        cq, sq = qd.t_center_scale() if pd.same_coordinate(qd) else (cp, sp)
+    except NotImplementedError:
+        cq, sq = cp, sp
+    cp, sp, cq, sq = (float(v) for v in (cp, sp, cq, sq))
+    scale = min(sp, sq)
+
+    # locate the peak of the log-integrand in float (only placement: the integral is in mpmath)
+    cands = [cp, cq, cp if is_kl else float(alpha) * cp + (1 - float(alpha)) * cq]
+    a_lo = max(t_lo, min(cands) - 60 * scale)
+    a_hi = min(t_hi, max(cands) + 60 * scale)
+
+    def neg_g(t):
+        v = g(mpmath.mpf(t))
+        return 1e300 if v == -INF else (-1e300 if v == INF else -float(v))
+
+    grid = np.linspace(a_lo if np.isfinite(a_lo) else min(cands) - 60 * scale,
+                       a_hi if np.isfinite(a_hi) else max(cands) + 60 * scale, 241)
+    vals = np.array([neg_g(t) for t in grid])
+    if np.any(vals <= -1e300):
+        return INF, mpmath.mpf(0), "support mismatch: Q's density vanishes where P's does not"
+    i = int(np.argmin(vals))
+    lo_b = grid[max(i - 1, 0)]
+    hi_b = grid[min(i + 1, len(grid) - 1)]
+    if hi_b > lo_b:
+        res = optimize.minimize_scalar(neg_g, bounds=(lo_b, hi_b), method="bounded",
+                                       options={"xatol": scale * 1e-9})
+        t_star = float(res.x) if res.fun <= vals[i] else float(grid[i])
+    else:
+        t_star = float(grid[i])
+    # width from the curvature of the log-integrand
+    h = scale * 1e-3
+    g0 = -neg_g(t_star)
+    gpp = (-neg_g(t_star + h) - 2 * g0 + -neg_g(t_star - h)) / (h * h)
+    width = 1 / np.sqrt(-gpp) if np.isfinite(gpp) and gpp < 0 else scale
+    width = float(min(max(width, scale * 1e-6), 1e6 * scale))
+
+    # tails: an integrand that does not decay is not integrable (the divergence is infinite)
+    for end, sign in ((t_hi, 1), (t_lo, -1)):
+        if np.isfinite(end):
+            continue
+        far = [t_star + sign * width * 2.0 ** k for k in range(8, 40, 4)]
+        gv = [g(mpmath.mpf(t)) + mpmath.log(abs(mpmath.mpf(t)) + 1) for t in far]
+        if all(gv[j + 1] >= gv[j] for j in range(len(gv) - 3, len(gv) - 1)):
+            side = "upper" if sign > 0 else "lower"
+            return INF, mpmath.mpf(0), (f"the integrand does not decay in the {side} tail "
+                                        "(log-integrand nondecreasing far out): not integrable")
+
+    steps = [0.0, 0.5, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64]
+    pts = {t_star + s * width for s in steps} | {t_star - s * width for s in steps}
+    if not is_kl:
+        pts |= {cp + k * sp for k in (-8, -4, -2, 0, 2, 4, 8)}
+    inner = sorted(p for p in pts if t_lo < p < t_hi)
+    ends_lo = mp_lo if mp_lo is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -INF)
+    ends_hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else INF
+    nodes = [ends_lo] + [mpmath.mpf(p) for p in inner] + [ends_hi]
+    g_ref = mpmath.mpf(g0) if np.isfinite(g0) else mpmath.mpf(0)
+
+    if is_kl:
+        def f(t):
+            lp, lq = parts(t)
+            if lp == -INF:
+                return mpmath.mpf(0)
+            return mpmath.exp(lp - g_ref) * (pd.mp_logpdf(pd.to_x(t)) - _lq_x(qd, pd, t))
+    else:
+        def f(t):
+            v = g(t)
+            return mpmath.mpf(0) if v == -INF else mpmath.exp(v - g_ref)
+
+    val, err = mpmath.quad(f, nodes, error=True, maxdegree=10)
+    # mpmath's estimate covers discretisation; add the rounding of ~10^3 summed nodes
+    err = abs(err) + 1000 * mpmath.eps * abs(val)
+    scale_f = mpmath.exp(g_ref)
+    return val * scale_f, err * scale_f, None
+
+
+def _lq_x(qd: Density, pd: Density, t):
+    """log q at x(t) in x-coordinates (the log-ratio p/q is coordinate free)."""
+    if pd.same_coordinate(qd):
+        return qd.mp_log_integrand_t(t) - pd.mp_log_dx_dt(t)
+    return qd.mp_logpdf(pd.to_x(t))
+
+
+# ============================================================================================
+# Integer laws
+# ============================================================================================
+
+
+def _integer_laws(P: Law, Q: Law, alpha) -> Divergence:
+    """Sum over the integers; the window is widened until the terms have decayed by e^-60 at both
+    ends (terms of these laws are log-concave in k, so the rest is below that geometric tail)."""
+    is_kl = alpha == 1
+    for A, B, name in ((P, Q, "P"),):
+        if not A.integer:
+            if A.density is not None and A.density.mass() > 0:
+                return _infinite(f"support mismatch: {name} has a continuous part, Q is an integer law", alpha)
+    if not Q.integer:
+        if Q.density is not None and Q.density.mass() > 0 and P.integer:
+            return _infinite("support mismatch: P is an integer law, Q has a continuous part "
+                             "(P is not absolutely continuous with respect to Q)", alpha)
+    pmf_p = _pmf_fn(P)
+    pmf_q = _pmf_fn(Q)
+    lo_p, hi_p = _window(P)
+    lo_q, hi_q = _window(Q)
+    lo, hi = min(lo_p, lo_q), max(hi_p, hi_q)
+
+    def term(k):
+        p = pmf_p(k)
+        if p == 0:
+            return mpmath.mpf(0), None
+        q = pmf_q(k)
+        if q == 0:
+            return None, f"support mismatch: P has mass {mpmath.nstr(p, 6)} at {k} where Q has none"
+        return (p * mpmath.log(p / q) if is_kl else p ** alpha * q ** (1 - alpha)), None
+
+    terms = {}
+    for k in range(lo, hi + 1):
+        t, why = term(k)
+        if why:
+            return _infinite(why, alpha)
+        terms[k] = t
+    # widen while the edge terms are not negligible relative to the largest
+    bounded_lo = _support_lo(P)
+    bounded_hi = _support_hi(P)
+    for _ in range(200):
+        biggest = max((abs(v) for v in terms.values()), default=mpmath.mpf(0))
+        cut = biggest * mpmath.exp(-60)
+        grow = False
+        k_lo, k_hi = min(terms), max(terms)
+        if (bounded_lo is None or k_lo > bounded_lo) and abs(terms[k_lo]) > cut:
+            step = max(1, (k_hi - k_lo) // 4)
+            for k in range(max(k_lo - step, bounded_lo if bounded_lo is not None else k_lo - step), k_lo):
+                t, why = term(k)
+                if why:
+                    return _infinite(why, alpha)
+                terms[k] = t
+            grow = True
+        if (bounded_hi is None or k_hi < bounded_hi) and abs(terms[k_hi]) > cut:
+            step = max(1, (k_hi - k_lo) // 4)
+            top = k_hi + step if bounded_hi is None else min(k_hi + step, bounded_hi)
+            for k in range(k_hi + 1, top + 1):
+                t, why = term(k)
+                if why:
+                    return _infinite(why, alpha)
+                terms[k] = t
+            grow = True
+        if not grow:
+            break
+    else:
+        return _infinite("the series does not converge within 200 widenings of the window", alpha,
+                         "summation tail analysis")
+    total = mpmath.fsum(terms.values())
+    biggest = max(abs(v) for v in terms.values())
+    tail = biggest * mpmath.exp(-60) * 2 * len(terms) if (bounded_lo is None or bounded_hi is None) else 0
+    rounding = mpmath.eps * len(terms) * biggest
+    err = tail + rounding
+    method = f"exact pmf summed over {len(terms)} integers"
+    if is_kl:
+        return Divergence(total, err, method, alpha)
+    return Divergence(mpmath.log(total) / (alpha - 1), err / total / (alpha - 1), method, alpha)
+
+
+def _pmf_fn(L: Law):
+    if L.integer:
+        return L.mp_pmf
+    atoms = L.atoms()
+
+    def pmf(k):
+        return atoms.get(mpmath.mpf(k), mpmath.mpf(0))
+
+    return pmf
+
+
+def _window(L: Law):
+    if L.integer:
+        return L.window(mpmath.mpf(10) ** (-mpmath.mp.dps))
+    xs = [int(x) for x in L.atoms()]
+    return min(xs), max(xs)
+
+
+def _support_lo(L: Law):
+    if L.integer:
+        return L.support_lo
+    return min(int(x) for x in L.atoms())
+
+
+def _support_hi(L: Law):
+    if L.integer:
+        return L.support_hi
+    return max(int(x) for x in L.atoms())
+
+
+__all__ = ["Divergence", "renyi", "kl", "gaussian_renyi", "INF"]
