@@ -160,9 +160,15 @@ class LogShiftedGaussianDensity(Density):
 
     def mp_log_integrand_t(self, t):
         t = mpmath.mpf(t)
-        if self.lo_mp != -self.c and not t > mpmath.log(self.lo_mp + self.c):
+        key = mpmath.mp.prec
+        if getattr(self, "_const_prec", None) != key:
+            self._const_prec = key
+            self._t_lo = None if self.lo_mp == -self.c else mpmath.log(self.lo_mp + self.c)
+            self._log_norm = normal._half_log_2pi() + mpmath.log(self.s)
+        if self._t_lo is not None and not t > self._t_lo:
             return mpmath.mpf("-inf")
-        return normal.mp_log_phi((t - self.mu) / self.s) - mpmath.log(self.s)
+        z = (t - self.mu) / self.s
+        return -z * z / 2 - self._log_norm
 
     def t_range(self):
         lo = -np.inf if self.lo_mp == -self.c else float(mpmath.log(self.lo_mp + self.c))

@@ -233,23 +233,35 @@ class RoundedLogGaussian(IntegerLaw):
         self._cache: dict = {}
 
     def _edge(self, j):
-        """(Phi at the mass coordinate, Phi at the mean coordinate) of the boundary y = j >= 0."""
+        """Normal cdf and sf at the two standardised coordinates of the boundary y = j >= 0:
+        the mass coordinate (w_j + sigma^2)/sigma and the mean coordinate w_j/sigma (cached)."""
         key = (int(j), mpmath.mp.prec)
         if key not in self._cache:
             s = self.mech.mp_sigma()
             c = mpmath.mpf(self.mech.c)
             w = mpmath.log((j + c) / (self.n + c))
-            self._cache[key] = ((w + s * s) / s, w / s)
+            zs = ((w + s * s) / s, w / s)
+            self._cache[key] = tuple((z, mpmath.ncdf(z), mpmath.ncdf(-z)) for z in zs)
         return self._cache[key]
+
+    @staticmethod
+    def _diff(a, b):
+        """Phi(z_b) - Phi(z_a) from cached (z, cdf, sf) triples, on the side avoiding cancellation."""
+        za, ca, sa = a
+        zb, cb, sb = b
+        if za >= 0:
+            return sa - sb
+        if zb <= 0:
+            return cb - ca
+        return 1 - ca - sb
 
     def _piece(self, a, b):
         """(P(a<Y<=b), E[Y 1{a<Y<=b}]) for integers 0 <= a < b."""
         s = self.mech.mp_sigma()
         c = mpmath.mpf(self.mech.c)
-        pa, ma = self._edge(a)
-        pb, mb = self._edge(b)
-        prob = normal.mp_Phi_diff(pa, pb)
-        mean_plus_c = (self.n + c) * mpmath.exp(-s * s / 2) * normal.mp_Phi_diff(ma, mb)
+        (pa, ma), (pb, mb) = self._edge(a), self._edge(b)
+        prob = self._diff(pa, pb)
+        mean_plus_c = (self.n + c) * mpmath.exp(-s * s / 2) * self._diff(ma, mb)
         return prob, mean_plus_c - c * prob
 
     def mp_pmf(self, k):

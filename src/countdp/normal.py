@@ -81,9 +81,19 @@ def mp_phi(x):
     return mpmath.npdf(x)
 
 
+_HALF_LOG_2PI: dict = {}
+
+
+def _half_log_2pi():
+    key = mpmath.mp.prec
+    if key not in _HALF_LOG_2PI:
+        _HALF_LOG_2PI[key] = mpmath.log(2 * mpmath.pi) / 2
+    return _HALF_LOG_2PI[key]
+
+
 def mp_log_phi(x):
     x = mpmath.mpf(x)
-    return -x * x / 2 - mpmath.log(2 * mpmath.pi) / 2
+    return -x * x / 2 - _half_log_2pi()
 
 
 def mp_Phi_inv(p):

@@ -253,10 +253,8 @@ def _density_integral(pd: Density, qd: Density, alpha):
             return INF, mpmath.mpf(0), (f"the integrand does not decay in the {side} tail "
                                         "(log-integrand nondecreasing far out): not integrable")
 
-    steps = [0.0, 0.5, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64]
+    steps = [0.0, 1.5, 3, 5, 8, 12, 18, 27, 40]
     pts = {t_star + s * width for s in steps} | {t_star - s * width for s in steps}
-    if not is_kl:
-        pts |= {cp + k * sp for k in (-8, -4, -2, 0, 2, 4, 8)}
     inner = sorted(p for p in pts if t_lo < p < t_hi)
     ends_lo = mp_lo if mp_lo is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -INF)
     ends_hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else INF
@@ -380,7 +378,7 @@ def _pmf_fn(L: Law):
 
 def _window(L: Law):
     if L.integer:
-        return L.window(mpmath.mpf(10) ** (-mpmath.mp.dps))
+        return L.window(mpmath.mpf(10) ** -16)
     xs = [int(x) for x in L.atoms()]
     return min(xs), max(xs)
 
@@ -397,4 +395,79 @@ def _support_hi(L: Law):
     return max(int(x) for x in L.atoms())
 
 
-__all__ = ["Divergence", "renyi", "kl", "gaussian_renyi", "INF"]
+__all__ = ["Divergence", "renyi", "kl", "gaussian_renyi", "renyi_product_2d", "INF"]
+
+
+# ============================================================================================
+# Products of independent coordinates (the histogram release, Section 5)
+# ============================================================================================
+
+
+def renyi_product_2d(P1: Law, P2: Law, Q1: Law, Q2: Law, alpha) -> Divergence:
+    """D_alpha(P1 x P2 || Q1 x Q2) by two-dimensional quadrature of the joint law.
+
+    The joint of two mixed laws splits into four parts (atom x atom, atom x density,
+    density x atom, density x density); the density x density part is integrated as a genuine
+    2-D integral (mpmath tanh-sinh in both integration coordinates), not factorised."""
+    alpha = mpmath.mpf(validate.order(alpha))
+    for A, B in ((P1, Q1), (P2, Q2)):
+        if A.integer or B.integer:
+            raise ValueError("renyi_product_2d takes laws with atoms and densities, not integer laws")
+    total, err = mpmath.mpf(0), mpmath.mpf(0)
+
+    def atom_terms(A, B):
+        qa = B.atoms()
+        out = []
+        for x, p in A.atoms().items():
+            q = qa.get(x, mpmath.mpf(0))
+            if q == 0:
+                return None
+            out.append(p ** alpha * q ** (1 - alpha))
+        return out
+
+    a1, a2 = atom_terms(P1, Q1), atom_terms(P2, Q2)
+    if a1 is None or a2 is None:
+        return _infinite("support mismatch in a coordinate's atoms", alpha)
+    s1, s2 = mpmath.fsum(a1), mpmath.fsum(a2)
+    d1 = _density_integral(P1.density, Q1.density, alpha) if P1.density is not None else (0, 0, None)
+    d2 = _density_integral(P2.density, Q2.density, alpha) if P2.density is not None else (0, 0, None)
+    if d1[2] or d2[2]:
+        return _infinite(d1[2] or d2[2], alpha)
+    # mixed parts: an atom in one coordinate times the 1-D density integral of the other
+    total += s1 * s2 + s1 * d2[0] + d1[0] * s2
+    err += s1 * d2[1] + d1[1] * s2
+    if P1.density is not None and P2.density is not None:
+        f1 = _log_integrand(P1.density, Q1.density, alpha)
+        f2 = _log_integrand(P2.density, Q2.density, alpha)
+        n1, n2 = _nodes(P1.density, Q1.density, alpha), _nodes(P2.density, Q2.density, alpha)
+
+        def g(t1, t2):
+            lp1, lq1 = f1(t1)
+            lp2, lq2 = f2(t2)
+            if lp1 == -INF or lp2 == -INF:
+                return mpmath.mpf(0)
+            return mpmath.exp(alpha * (lp1 + lp2) + (1 - alpha) * (lq1 + lq2))
+
+        with mpmath.workdps(max(15, mpmath.mp.dps // 2)):
+            v, e = mpmath.quad(g, n1, n2, error=True, maxdegree=5)
+        total += v
+        err += abs(e) + 1000 * mpmath.eps * abs(v)
+    return Divergence(mpmath.log(total) / (alpha - 1), err / total / (alpha - 1),
+                      "2-D mpmath quadrature of the joint law", alpha)
+
+
+def _nodes(pd: Density, qd: Density, alpha):
+    """A coarse partition in P's coordinate around the tilted peak (Gaussian-like integrands)."""
+    cp, sp = pd.t_center_scale()
+    try:
+        cq, _ = qd.t_center_scale() if pd.same_coordinate(qd) else (cp, sp)
+    except NotImplementedError:
+        cq = cp
+    peak = alpha * cp + (1 - alpha) * cq
+    t_lo, t_hi = pd.t_range()
+    mp_lo = getattr(pd, "mp_t_lo", lambda: None)()
+    inner = sorted(float(peak + k * sp) for k in (-9, -3, 0, 3, 9))
+    inner = [mpmath.mpf(p) for p in inner if t_lo < p < t_hi]
+    lo = mp_lo if mp_lo is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -INF)
+    hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else INF
+    return [lo] + inner + [hi]

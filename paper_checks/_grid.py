@@ -1,0 +1,45 @@
+"""The parameter grid of the Section 3-5 checks (issue "The core library and make reproduce").
+
+Full mode: r in {0.05, 0.1, 0.25, 0.5, 0.9}, r0 in {r/2, 0.9 r}, c in {0.1, 1, 2},
+n in {0, 1, 2, 5, 10, 100, 1000, 10^6}, alpha in {1.01, 1.5, 2, 5, 20, 100}.
+Quick mode keeps every claim touched, n = 0, 1 and a large n.
+"""
+
+from fractions import Fraction
+
+R_FULL = (Fraction(1, 20), Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(9, 10))
+R_QUICK = (Fraction(1, 10), Fraction(9, 10))
+C_FULL = (Fraction(1, 10), Fraction(1), Fraction(2))
+C_QUICK = (Fraction(1, 10), Fraction(1))
+N_FULL = (0, 1, 2, 5, 10, 100, 1000, 10**6)
+N_QUICK = (0, 1, 10, 10**6)
+ALPHA_FULL = (1.01, 1.5, 2, 5, 20, 100)
+ALPHA_QUICK = (1.01, 2, 100)
+
+
+def designs(quick: bool):
+    """(r, r0, c) triples: r0 in {r/2, 0.9 r}; quick mode takes r0 = r/2 only."""
+    out = []
+    for r in (R_QUICK if quick else R_FULL):
+        for r0 in ((r / 2,) if quick else (r / 2, r * Fraction(9, 10))):
+            for c in (C_QUICK if quick else C_FULL):
+                out.append((float(r), float(r0), float(c)))
+    return out
+
+
+def counts(quick: bool):
+    return N_QUICK if quick else N_FULL
+
+
+def edges(quick: bool):
+    """Edge indices n (the edge n-1 <-> n) from the count grid: n >= 1."""
+    return tuple(n for n in counts(quick) if n >= 1)
+
+
+def alphas(quick: bool):
+    return ALPHA_QUICK if quick else ALPHA_FULL
+
+
+def mc_draws(quick: bool) -> int:
+    """Monte Carlo draws per case: 10^6 in full mode (the issue's minimum), 2 * 10^5 quick."""
+    return 200_000 if quick else 1_000_000
