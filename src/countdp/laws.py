@@ -17,6 +17,7 @@ becomes an integer law after stochastic rounding, so both are first-class here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Callable
 
 import mpmath
@@ -388,18 +389,25 @@ class FinitePmf(IntegerLaw):
     """A finitely supported integer law given by a table ``{k: p_k}``."""
 
     def __init__(self, table: dict, name: str | None = None):
-        items = {int(k): mpmath.mpf(v) for k, v in table.items()}
+        items = {int(k): _exact(v) for k, v in table.items()}
         if any(v < 0 for v in items.values()):
             raise ValueError("pmf values must be >= 0")
-        total = mpmath.fsum(items.values())
-        if abs(total - 1) > mpmath.mpf(10) ** (-mpmath.mp.dps + 5):
-            raise ValueError(f"pmf values must sum to 1, got {total}")
-        self.table = {k: v for k, v in sorted(items.items()) if v > 0}
-        self.support_lo, self.support_hi = min(self.table), max(self.table)
+        total = sum(items.values())
+        if total == 0 or abs(total - 1) > Fraction(1, 10**9):
+            raise ValueError(f"pmf values must sum to 1, got {float(total)!r}")
+        # kept as exact rationals, normalised exactly (0.3 + 0.7 is not 1 in binary), so the pmf
+        # sums to one at whatever precision it is later evaluated
+        self._exact = {k: v / total for k, v in sorted(items.items()) if v > 0}
+        self.support_lo, self.support_hi = min(self._exact), max(self._exact)
         self.name = name
 
+    @property
+    def table(self) -> dict:
+        return {k: mpmath.mpf(v.numerator) / v.denominator for k, v in self._exact.items()}
+
     def mp_pmf(self, k):
-        return self.table.get(int(k), mpmath.mpf(0))
+        v = self._exact.get(int(k))
+        return mpmath.mpf(0) if v is None else mpmath.mpf(v.numerator) / v.denominator
 
     def window(self, tail):
         return self.support_lo, self.support_hi
@@ -422,3 +430,24 @@ class Summary:
 
     mean: float
     sd: float
+
+
+def _exact(v) -> Fraction:
+    """An exact rational for a pmf value: decimal strings and floats by their shortest decimal,
+    mpmath numbers by their binary value."""
+    if isinstance(v, Fraction):
+        return v
+    if isinstance(v, (int, np.integer)):
+        return Fraction(int(v))
+    if isinstance(v, str):
+        return Fraction(v)
+    if isinstance(v, (float, np.floating)):
+        if not np.isfinite(v):
+            raise ValueError(f"pmf values must be finite, got {v!r}")
+        return Fraction(repr(float(v)))
+    if isinstance(v, mpmath.mpf):
+        if not mpmath.isfinite(v):
+            raise ValueError(f"pmf values must be finite, got {v!r}")
+        man, exp = mpmath.mpf(v).man_exp
+        return Fraction(int(man)) * (Fraction(2) ** int(exp))
+    raise ValueError(f"pmf values must be real numbers, got {v!r}")

@@ -278,6 +278,11 @@ class RoundedLogGaussian(IntegerLaw):
         total += (k + 1) * prob - mean
         return total
 
+    def log_center_scale(self):
+        """Mean and sd of log(Y + c) before clipping: (log(n+c) - sigma^2, sigma) (eq 10)."""
+        base = self.released.base
+        return base.mu, base.s
+
     def mp_cdf_y(self, y):
         """P(Y <= y) for the unrounded release."""
         return self.released.base.mp_cdf(y) if y >= 0 else mpmath.mpf(0)

@@ -1,0 +1,321 @@
+"""Section 5 of the paper: exact divergence before postprocessing.
+
+eq (10)      log(U_n + c) ~ N(log(n+c) - sigma^2, sigma^2)
+eq (11)      D_alpha(N(mu, s^2) || N(nu, s^2)) = alpha (mu - nu)^2 / (2 s^2)
+eq (12)      D_alpha(U_n || U_m) = D_alpha(U_m || U_n) = alpha log^2((n+c)/(m+c)) / (2 sigma^2)
+postprocess  clipping (atom at 0) and rounding keep the released D_alpha below alpha v(n)
+monotone     log((n+c)/(n-1+c)) = log(1 + 1/(n-1+c)) decreases in n, = 1/n + O(n^-2)
+product      the histogram release has the single-coordinate budget
+"""
+
+import pathlib
+import sys
+
+import mpmath
+import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import _grid  # noqa: E402
+
+from countdp import mechanisms as M  # noqa: E402
+from countdp import normal  # noqa: E402
+from countdp.claims import claim, fmt  # noqa: E402
+from countdp.laws import Gaussian  # noqa: E402
+from countdp.renyi import renyi, renyi_product_2d  # noqa: E402
+from countdp.utility import mc_mean  # noqa: E402
+
+TITLE = "Section 5: exact divergence (eqs 10-12), postprocessing, monotonicity, product"
+
+
+def tiny(c):
+    return mpmath.mpf(10) ** (-c.dps + 6)
+
+
+def log_moments_by_quadrature(law):
+    """E log(U + c) and Var log(U + c) by quadrature of U's density in u (count) coordinates."""
+    d = law.density
+    cc = d.c
+    nodes = [-cc] + [mpmath.exp(d.mu + k * d.s) - cc for k in (-10, -5, -2, 0, 2, 5, 10)] + [mpmath.inf]
+    dens = (lambda u: mpmath.exp(d.mp_logpdf(u)))
+    m1 = mpmath.quad(lambda u: mpmath.log(u + cc) * dens(u), nodes, error=True)
+    m2 = mpmath.quad(lambda u: mpmath.log(u + cc) ** 2 * dens(u), nodes, error=True)
+    mean = m1[0]
+    return mean, m2[0] - mean ** 2, abs(m1[1]) + abs(m2[1])
+
+
+@claim("eq10", routes=["Gaussian law N(log(n+c) - sigma^2, sigma^2) (eq 10)",
+                       "mpmath quadrature of E log(U+c), Var log(U+c) from U's density in count space",
+                       "Monte Carlo of the mechanism, 5 s.e."])
+def equation_10(c):
+    draws = _grid.mc_draws(c.quick)
+    for (r, r0, cc) in _grid.designs(c.quick):
+        mech = M.ShiftedLogGaussian(r0, cc, r=r)
+        s = mech.mp_sigma()
+        for n in _grid.counts(c.quick):
+            p = {"r": r, "r0": r0, "c": cc, "n": n}
+            mu = mpmath.log(n + mpmath.mpf(cc)) - s * s
+            mean, var, err = log_moments_by_quadrature(mech.unclipped_law(n))
+            tol = err + tiny(c) * (1 + abs(mu))
+            c.compare({**p, "moment": "mean"}, mean, "==", mu, tol, route="quadrature")
+            c.compare({**p, "moment": "variance"}, var, "==", s * s, tol, route="quadrature")
+            w = np.log(mech.release(np.full(draws, n), c.rng(r, r0, cc, n), clip=False) + cc)
+            se = float(s) / np.sqrt(draws)
+            c.compare({**p, "moment": "mean", "draws": draws}, float(np.mean(w)), "==", float(mu), 5 * se,
+                      route="Monte Carlo")
+            sev = float(s * s) * np.sqrt(2 / (draws - 1))
+            c.compare({**p, "moment": "variance", "draws": draws}, float(np.var(w, ddof=1)), "==", float(s * s),
+                      5 * sev, route="Monte Carlo")
+    # Control: the mean-one drift's law N(log(n+c) - sigma^2/2, sigma^2) against the mechanism's draws.
+    mech = M.ShiftedLogGaussian(0.45, 1.0, r=0.9)
+    s = float(mech.mp_sigma())
+    w = np.log(mech.release(np.full(draws, 10), c.rng("control"), clip=False) + 1.0)
+    c.control("log(U_n + c) ~ N(log(n+c) - sigma^2/2, sigma^2) (n = 10)", float(np.mean(w)), "==",
+              np.log(11.0) - s * s / 2, 5 * s / np.sqrt(draws))
+    c.slack("equality in law: moments agree within quadrature error and 5 s.e.")
+
+
+def gaussian_pairs(quick):
+    out = []
+    for s in ((0.1, 1.0) if quick else (0.01, 0.1, 1.0, 10.0)):
+        for shift in ((0.01, 1.0) if quick else (0.001, 0.1, 1.0, 3.0)):
+            out.append((0.0, shift * s, s))
+    return out
+
+
+@claim("eq11", routes=["closed form alpha (mu-nu)^2/(2 s^2) (eq 11)",
+                       "mpmath quadrature of int p^alpha q^(1-alpha)",
+                       "Monte Carlo of E_Q[(p/q)^alpha] = exp((alpha-1) D_alpha), 5 s.e. (small tilts)"])
+def equation_11(c):
+    for (mu, nu, s) in gaussian_pairs(c.quick):
+        P, Q = Gaussian(mu, s), Gaussian(nu, s)
+        for alpha in _grid.alphas(c.quick):
+            p = {"mu": mu, "nu": nu, "s": s, "alpha": alpha}
+            closed = M.renyi_gaussian_equal_variance(alpha, mu, nu, s)
+            d = renyi(P, Q, alpha, method="quadrature")
+            c.compare(p, d.value, "==", closed, d.error + closed * tiny(c), route="quadrature")
+            z = (mu - nu) / s
+            if alpha * (alpha - 1) * z * z <= 2:  # the ratio's moments are then well behaved
+                fa, fz = float(alpha), float(z)
+                mc = mc_mean(lambda g, m: _likelihood_ratio_power(g, m, fz, fa), c.rng(mu, nu, s, alpha),
+                             _grid.mc_draws(c.quick))
+                target = float(mpmath.exp((alpha - 1) * closed))
+                c.compare({**p, "draws": mc.draws}, mc.mean, "==", target, mc.halfwidth,
+                          route="Monte Carlo of E_Q[(p/q)^alpha]")
+    P, Q = Gaussian(0, 1), Gaussian(1, 1)
+    d = renyi(P, Q, 2, method="quadrature")
+    c.control("D_alpha = (alpha - 1)(mu - nu)^2/(2 s^2) (mu - nu = s = 1, alpha = 2)", d.value, "==",
+              mpmath.mpf(1) / 2, d.error)
+    c.slack("equality to the quadrature error estimate")
+
+
+def _likelihood_ratio_power(g, m, z, alpha):
+    """(p/q)(X)^alpha for X ~ Q = N(0, 1) and P = N(z, 1): exp(alpha (z X - z^2/2))."""
+    x = g.standard_normal(m)
+    return np.exp(alpha * (z * x - z * z / 2))
+
+
+def count_pairs(quick):
+    pairs = [(0, 1), (999_999, 10**6)]
+    return pairs if quick else pairs + [(3, 10), (0, 5), (1, 2), (10, 1000), (0, 10**6)]
+
+
+@claim("eq12", routes=["closed form alpha log^2((n+c)/(m+c))/(2 sigma^2) (eq 12)",
+                       "mpmath quadrature of D_alpha between the densities of U_n and U_m, both directions"])
+def equation_12(c):
+    worst = mpmath.mpf(0)
+    for (r, r0, cc) in _grid.designs(c.quick)[:: 2 if c.quick else 1]:
+        mech = M.ShiftedLogGaussian(r0, cc, r=r)
+        s = mech.mp_sigma()
+        for (n, m) in count_pairs(c.quick):
+            Un, Um = mech.unclipped_law(n), mech.unclipped_law(m)
+            for alpha in _grid.alphas(c.quick):
+                closed = alpha * mpmath.log((n + mpmath.mpf(cc)) / (m + mpmath.mpf(cc))) ** 2 / (2 * s * s)
+                for direction, (A, B) in (("forward", (Un, Um)), ("reverse", (Um, Un))):
+                    d = renyi(A, B, alpha, method="quadrature")
+                    p = {"r0": r0, "c": cc, "n": n, "m": m, "alpha": alpha, "direction": direction}
+                    c.compare(p, d.value, "==", closed, d.error + closed * tiny(c), route="quadrature vs eq (12)")
+                    worst = max(worst, abs(d.value - closed) / closed)
+    mech = M.ShiftedLogGaussian(0.05, 1.0, r=0.1)
+    d = renyi(mech.unclipped_law(9), mech.unclipped_law(10), 2, method="quadrature")
+    c.control("0.99 v(n) on the unclipped edge 9 <-> 10 (alpha = 2), claimed as equality", d.value, "==",
+              2 * mpmath.mpf("0.99") * mech.mp_v(10), d.error)
+    c.slack(f"equality: worst relative gap {fmt(worst, 3)}")
+
+
+@claim("sec5.post", routes=["closed form alpha v(n) and atom mass Phi((log(c/(n+c)) + sigma^2)/sigma)",
+                            "mpmath quadrature of the released law's divergence (atom + density)",
+                            "exact pmf sums for the rounded integer laws",
+                            "Monte Carlo of the atom (fraction of zeros), 5 s.e."])
+def postprocessing(c):
+    draws = _grid.mc_draws(c.quick)
+    table = []
+    for (r, r0, cc) in _grid.designs(True):
+        mech = M.ShiftedLogGaussian(r0, cc, r=r)
+        s = mech.mp_sigma()
+        for n in (0, 1, 10):
+            atom = normal.mp_Phi((mpmath.log(mpmath.mpf(cc) / (n + mpmath.mpf(cc))) + s * s) / s)
+            law = mech.released_law(n)
+            c.compare({"r0": r0, "c": cc, "n": n}, law.atom_mass, "==", atom, tiny(c), route="atom of the law")
+            dens_mass = 1 - law.density.mass()
+            c.compare({"r0": r0, "c": cc, "n": n}, dens_mass, "==", atom, tiny(c),
+                      route="1 - mass of the density part")
+            frac = float(np.mean(mech.release(np.full(draws, n), c.rng(r0, cc, n)) == 0))
+            se = np.sqrt(float(atom) * (1 - float(atom)) / draws)
+            c.compare({"r0": r0, "c": cc, "n": n, "draws": draws}, frac, "==", float(atom), 5 * se,
+                      route="Monte Carlo fraction of zeros")
+        for n in (1, 10) if c.quick else (1, 2, 10, 100):
+            for alpha in (2, 100) if c.quick else (1.01, 2, 100):
+                bound = alpha * mech.mp_v(n)
+                unclipped = renyi(mech.unclipped_law(n - 1), mech.unclipped_law(n), alpha, method="quadrature")
+                c.compare({"r0": r0, "c": cc, "n": n, "alpha": alpha, "law": "unclipped"}, unclipped.value, "==",
+                          bound, unclipped.error + bound * tiny(c), route="unclipped quadrature = alpha v(n)")
+                row = {"r0": r0, "c": cc, "n": n, "alpha": alpha}
+                for name, A, B in (("clipped", mech.released_law(n - 1), mech.released_law(n)),
+                                   ("rounded", mech.rounded_law(n - 1), mech.rounded_law(n))):
+                    for direction, (X, Y) in (("forward", (A, B)), ("reverse", (B, A))):
+                        if name == "rounded" and (cc < 0.5 and r0 > 0.4) and (c.quick or n > 2):
+                            continue  # the heavy lognormal tail needs thousands of pmf terms: n <= 2, full mode
+                        try:
+                            d = renyi(X, Y, alpha)
+                        except ValueError as exc:  # the tilted pmf sum cannot be enumerated
+                            c.note(f"not computed (r0={r0}, c={cc}, n={n}, alpha={alpha}, {name}, {direction}): "
+                                   f"{exc}; the clipped law's quadrature covers this edge, rounding is postprocessing")
+                            continue
+                        c.compare({**row, "law": name, "direction": direction}, d.value, "<=", bound,
+                                  d.error + bound * tiny(c), route=f"{name} D_alpha <= alpha v(n)")
+                        row[f"{name}_{direction}_ratio"] = fmt(d.value / bound, 6)
+                table.append(row)
+    mech = M.ShiftedLogGaussian(0.05, 1.0, r=0.1)
+    d = renyi(mech.unclipped_law(9), mech.unclipped_law(10), 2, method="quadrature")
+    c.control("budget 0.99 v(n) on the unclipped edge 9 <-> 10 (alpha = 2)", d.value, "<=",
+              2 * mpmath.mpf("0.99") * mech.mp_v(10), d.error)
+    for row in table:
+        c.finding(what="D_alpha(released)/(alpha v(n)): how much clipping and rounding lower the divergence",
+                  **row)
+    lows = [float(v) for row in table for k, v in row.items() if k.endswith("ratio")]
+    c.slack(f"released/unclipped divergence ratio ranges over [{min(lows):.4g}, {max(lows):.6g}]")
+
+
+@claim("sec5.mono", routes=["direct log((n+c)/(n-1+c)) in float64 over n = 1..10^6",
+                            "log1p(1/(n-1+c)) in float64 and at 50 digits along decades"])
+def monotone_gap(c):
+    ns = np.arange(1, 10**6 + 1, dtype=float)
+    for cc in (_grid.C_QUICK if c.quick else _grid.C_FULL):
+        cf = float(cc)
+        direct = np.log((ns + cf) / (ns - 1 + cf))
+        stable = np.log1p(1 / (ns - 1 + cf))
+        c.compare({"c": cf, "n": "1..10^6"}, float(np.max(np.abs(direct - stable) / stable)), "<=", 1e-9, 0,
+                  route="two float64 evaluations agree (relative)")
+        c.compare({"c": cf, "n": "1..10^6"}, float(np.max(np.diff(stable))), "<", 0.0, 0,
+                  route="strictly decreasing: max_n (gap(n+1) - gap(n)) < 0")
+        with mpmath.workdps(50):
+            seq = [mpmath.mpf(10) ** (2 * k) * (M.log_gap(10**k, cf) - mpmath.mpf(10) ** -k) for k in range(1, 7)]
+        limit = -(mpmath.mpf(cf) - mpmath.mpf(1) / 2)
+        for k, val in enumerate(seq, start=1):
+            c.compare({"c": cf, "n": 10**k}, abs(val - limit), "<=", 3 * (1 + cf) ** 2 / mpmath.mpf(10) ** k, 0,
+                      route="n^2 (gap - 1/n) -> -(c - 1/2) at rate O(1/n)")
+        c.note(f"c={cf}: n^2 (gap - 1/n) at n = 10..10^6: " + ", ".join(mpmath.nstr(v, 8) for v in seq))
+    with mpmath.workdps(50):
+        r3 = [mpmath.mpf(10) ** (3 * k) * abs(M.log_gap(10**k, 2.0) - mpmath.mpf(10) ** -k) for k in (5, 6)]
+    c.control("gap = 1/n + O(n^-3): n^3-scaled remainder at 10^6 / at 10^5 <= 2", r3[1] / r3[0], "<=", 2, 0)
+    c.slack("strictly decreasing over the whole range; the n^-2 coefficient -(c - 1/2) is approached at O(1/n)")
+
+
+@claim("sec5.product", routes=["2-D mpmath quadrature of the joint law of a two-group histogram",
+                               "1-D quadrature of the changed coordinate alone"])
+def product(c):
+    cases = [(0.45, 1.0, 1, 5, 2)] if c.quick else [(0.45, 1.0, 1, 5, 2), (0.45, 1.0, 10, 3, 5),
+                                                    (0.05, 0.1, 2, 0, 1.5)]
+    first = None
+    for (r0, cc, n, other, alpha) in cases:
+        mech = M.ShiftedLogGaussian(r0, cc)
+        A, B, O = mech.released_law(n - 1), mech.released_law(n), mech.released_law(other)
+        joint = renyi_product_2d(A, O, B, O, alpha)
+        single = renyi(A, B, alpha)
+        p = {"r0": r0, "c": cc, "n": n, "other": other, "alpha": alpha}
+        c.compare(p, joint.value, "==", single.value, joint.error + single.error, route="2-D joint vs 1-D")
+        c.compare(p, joint.value, "<=", alpha * mech.mp_v(n), joint.error, route="joint <= alpha v(n)")
+        first = first or (joint, single)
+    joint, single = first
+    c.control("the unchanged coordinate adds its own share (joint = 2 x single)", joint.value, "==",
+              2 * single.value, joint.error + single.error)
+    c.slack("identical factors add zero divergence: equality to the 2-D quadrature error")
+
+
+# ============================================================================================
+# Figures (issue "core library"): v(n), relative error, D_alpha/alpha of the released law
+# ============================================================================================
+
+
+def figures(settings):
+    from countdp.plotting import new_figure, save
+    from countdp.utility import mc_abs_error, quad_expectation
+
+    paths = []
+    # (a) v(n) for c in {0.1, 1, 2} with an n^-2 guide
+    fig, ax = new_figure()
+    ns = np.unique(np.logspace(0, 6, 200).astype(np.int64))
+    for cc in (0.1, 1.0, 2.0):
+        mech = M.ShiftedLogGaussian(0.05, cc, r=0.1)
+        ax.loglog(ns, mech.v_array(ns), label=f"c = {cc}")
+    mech = M.ShiftedLogGaussian(0.05, 1.0, r=0.1)
+    ax.loglog(ns, 1 / (2 * mech.sigma ** 2 * ns.astype(float) ** 2), "k--", lw=0.8,
+              label=r"$1/(2\sigma^2 n^2)$ (c = 1)")
+    ax.set_xlabel("count n")
+    ax.set_ylabel("v(n)")
+    ax.set_title("Budget v(n), eqs (5)-(6): r = 0.1, r0 = 0.05")
+    ax.legend()
+    paths.append(save(fig, settings.figures_dir, "budget_v_of_n"))
+
+    # (b) relative error vs n: closed form, quadrature, Monte Carlo with interval, against r
+    fig, ax = new_figure()
+    r, r0, cc = 0.1, 0.05, 1.0
+    mech = M.ShiftedLogGaussian(r0, cc, r=r)
+    grid_n = [0, 1, 2, 3, 5, 10, 30, 100, 1000, 10**4, 10**6]
+    closed = [float(mech.expected_abs_error_released(n)) / max(n, 1) for n in grid_n]
+    quad = [float(quad_expectation(mech.released_law(n), lambda y, n=n: abs(y - n), breaks=[n] if n else [])[0])
+            / max(n, 1) for n in grid_n]
+    rng = settings.rng("figure-b")
+    mcs = [mc_abs_error(mech.released_law(n), n, rng, 200_000) for n in grid_n]
+    xs = np.array(grid_n, dtype=float) + 0.5
+    ax.semilogx(xs, closed, "o-", label="exact (closed form)")
+    ax.semilogx(xs, quad, "x", ms=8, label="quadrature")
+    ax.errorbar(xs, [m.mean / max(n, 1) for m, n in zip(mcs, grid_n)],
+                yerr=[m.halfwidth / max(n, 1) for m, n in zip(mcs, grid_n)], fmt=".", capsize=3,
+                label="Monte Carlo (5 s.e.)")
+    ax.axhline(r, color="k", ls="--", lw=0.8, label="target r")
+    ax.axhline(r0, color="grey", ls=":", lw=0.8, label="r0")
+    ax.set_xlabel("count n (+1/2)")
+    ax.set_ylabel("E|xhat - n| / max(n, 1)")
+    ax.set_title("Relative error of the release, Theorem 3.1(i)")
+    ax.legend()
+    paths.append(save(fig, settings.figures_dir, "relative_error"))
+
+    # (c) D_alpha/alpha of the released law vs alpha at several n, against v(n)
+    fig, ax = new_figure()
+    mech = M.ShiftedLogGaussian(0.45, 0.1, r=0.9)
+    alphas = np.logspace(np.log10(1.01), 2, 14)
+    with mpmath.workdps(20):
+        for n, col in zip((1, 2, 10, 100), ("C0", "C1", "C2", "C3")):
+            vals = [float(renyi(mech.released_law(n - 1), mech.released_law(n), a).value) / a for a in alphas]
+            rev = [float(renyi(mech.released_law(n), mech.released_law(n - 1), a).value) / a for a in alphas]
+            ax.loglog(alphas, vals, "-", color=col, label=f"n = {n}: D(P_n-1||P_n)/alpha")
+            ax.loglog(alphas, rev, ":", color=col)
+            ax.axhline(mech.v(n), color=col, lw=0.6, ls="--")
+    ax.set_xlabel("alpha")
+    ax.set_ylabel("D_alpha / alpha")
+    ax.set_title("Released law (r0 = 0.45, c = 0.1): dotted reverse, dashed v(n)")
+    ax.legend(fontsize=7)
+    paths.append(save(fig, settings.figures_dir, "released_renyi_over_alpha"))
+    return paths
+
+
+if __name__ == "__main__":
+    from countdp.claims import Settings, checks_in, run_check
+
+    quick = "--quick" in sys.argv
+    for spec in checks_in(sys.modules[__name__]):
+        res = run_check(spec, Settings(quick=quick))
+        print(spec.id, res.status, res.reason or "", f"{res.seconds:.1f}s", res.error or "")
+    if "--figures" in sys.argv:
+        print(figures(Settings(quick=quick)))
