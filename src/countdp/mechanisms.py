@@ -28,7 +28,9 @@ def sigma_of(r0, c):
     """eq (3): sigma = Phi^{-1}(1/2 + r0/(2(1+c))), at the current mpmath precision."""
     r0 = mpmath.mpf(r0)
     c = mpmath.mpf(c)
-    return normal.mp_Phi_inv(mpmath.mpf(1) / 2 + r0 / (2 * (1 + c)))
+    # Phi^{-1}(1/2 + q/2) with q = r0/(1+c), evaluated as sqrt(2) erfinv(q): full relative
+    # accuracy even when q is tiny (the small-r limits of Section 5.1)
+    return normal.mp_Phi_inv_half(r0 / (1 + c))
 
 
 def log_gap(n, c):

@@ -112,3 +112,21 @@ def mp_Phi_inv(p):
         if abs(step) <= abs(x) * mpmath.eps * 4 + mpmath.eps ** 2:
             break
     return x
+
+
+def mp_Phi_inv_half(q):
+    """Phi^{-1}((1 + q)/2) = sqrt(2) erfinv(q) for 0 < q < 1, without forming (1 + q)/2.
+
+    Near q = 0 the argument (1+q)/2 is close to 1/2 and Phi^{-1} of it would lose relative
+    accuracy; erfinv keeps it.  Newton steps on erf(x/sqrt 2) = q polish the result."""
+    q = mpmath.mpf(q)
+    if not 0 < q < 1:
+        raise ValueError(f"q must lie in (0, 1), got {q}")
+    x = mpmath.sqrt(2) * mpmath.erfinv(q)
+    for _ in range(8):
+        resid = mpmath.erf(x / mpmath.sqrt(2)) - q
+        step = resid / (2 * mpmath.npdf(x))
+        x -= step
+        if abs(step) <= abs(x) * mpmath.eps * 4:
+            break
+    return x
