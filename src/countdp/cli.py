@@ -1,0 +1,334 @@
+"""The ``countdp`` command: list, check, reproduce, figures, budget.
+
+Exit codes: 0 success / all claims pass; 1 a claim failed (or errored, for ``reproduce``);
+2 a usage error, an unknown claim id, or (for ``check``) a claim whose check errored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import sys
+from pathlib import Path
+
+PROG = "countdp"
+DEFAULT_DPS = 30
+DEFAULT_SEED = 20260715
+
+
+class CLIError(Exception):
+    """A clean error: printed as ``countdp: error: <message>``, exit 2."""
+
+
+def _single_thread_env() -> None:
+    # before numpy is imported by anything: one BLAS thread per process (the runner uses
+    # one process per core)
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS"):
+        os.environ.setdefault(var, "1")
+    os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+def _root(args) -> Path:
+    from countdp import runner
+
+    if getattr(args, "root", None):
+        root = Path(args.root).resolve()
+        if not (root / runner.CHECKS_DIRNAME).is_dir():
+            raise CLIError(f"--root {args.root}: no {runner.CHECKS_DIRNAME}/ directory there")
+        return root
+    try:
+        return runner.find_checks_dir()
+    except FileNotFoundError as exc:
+        raise CLIError(str(exc)) from None
+
+
+def _settings(args, figures_dir: str = "figures"):
+    from countdp.claims import Settings
+
+    if args.dps < 5:
+        raise CLIError(f"--dps must be at least 5, got {args.dps}")
+    return Settings(quick=bool(getattr(args, "quick", False)), dps=args.dps, seed=args.seed,
+                    figures_dir=figures_dir, certify=not getattr(args, "no_certify", False))
+
+
+def _unknown_id(claim_id: str) -> CLIError:
+    from countdp.claims import CATALOGUE
+
+    close = difflib.get_close_matches(claim_id, list(CATALOGUE), n=5, cutoff=0.5)
+    if not close:
+        close = [i for i in CATALOGUE if claim_id.lower() in i.lower()][:5]
+    hint = f"; did you mean: {', '.join(close)}" if close else \
+        "; `countdp list` shows every claim id"
+    return CLIError(f"unknown claim id {claim_id!r}{hint}")
+
+
+# --------------------------------------------------------------------------------------------
+# Commands
+# --------------------------------------------------------------------------------------------
+
+
+def cmd_list(args) -> int:
+    from countdp import runner
+    from countdp.claims import CATALOGUE
+
+    root = _root(args)
+    scripts = runner.discover(root)
+    where: dict[str, list[str]] = {}
+    for s in scripts:
+        for sp in s.specs:
+            where.setdefault(sp.id, []).append(s.name)
+    broken = [s.name for s in scripts if s.error is not None]
+    if args.json:
+        out = [{"id": i, "paper": c.paper, "section": c.section, "statement": c.statement,
+                "scripts": where.get(i, [])} for i, c in CATALOGUE.items()]
+        print(json.dumps({"claims": out, "scripts_failing_to_import": broken}, indent=1))
+    else:
+        rows = [(i, c.paper, c.section, ", ".join(where.get(i, [])) or "not yet checked")
+                for i, c in CATALOGUE.items()]
+        w = [max(len(r[j]) for r in rows + [("claim", "paper", "section", "")]) for j in range(3)]
+        print(f"{'claim':<{w[0]}}  {'paper':<{w[1]}}  {'section':<{w[2]}}  script")
+        for r in rows:
+            print(f"{r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]}")
+        n_checked = sum(1 for i in CATALOGUE if i in where)
+        print(f"\n{len(CATALOGUE)} claims, {n_checked} with a check script, "
+              f"{len(CATALOGUE) - n_checked} not yet checked")
+    for name in broken:
+        print(f"{PROG}: warning: paper_checks/{name}.py failed to import "
+              f"(run `countdp reproduce` for the traceback)", file=sys.stderr)
+    return 0
+
+
+def cmd_check(args) -> int:
+    import mpmath
+
+    from countdp import report, runner
+    from countdp.claims import CATALOGUE
+
+    if args.claim_id not in CATALOGUE:
+        raise _unknown_id(args.claim_id)
+    root = _root(args)
+    settings = _settings(args, str(root / "figures"))
+    res, script = runner.check_claim(args.claim_id, settings, root=root)
+    if res.status == "missing":
+        raise CLIError(f"{args.claim_id} ({CATALOGUE[args.claim_id].paper}) is not yet checked: "
+                       "no script in paper_checks/ declares it")
+    if args.json:
+        with mpmath.workdps(settings.dps):
+            d = res.to_json()
+        d["script"] = script
+        print(json.dumps(d, indent=1))
+    else:
+        print(report.format_result(res, settings, script=script))
+    return {"pass": 0, "fail": 1}.get(res.status, 2)
+
+
+def cmd_reproduce(args) -> int:
+    from countdp import report, runner
+    from countdp.claims import CATALOGUE
+
+    if args.only:
+        only = [i for group in args.only for item in group
+                for i in item.replace(",", " ").split()]
+        for i in only:
+            if i not in CATALOGUE:
+                raise _unknown_id(i)
+    else:
+        only = None
+    root = _root(args)
+    reports_dir = Path(args.reports) if args.reports else root / "reports"
+    figures_dir = Path(args.figures) if args.figures else root / "figures"
+    settings = _settings(args, str(figures_dir))
+    jobs = args.jobs or os.cpu_count() or 1
+    if jobs < 1:
+        raise CLIError(f"--jobs must be at least 1, got {jobs}")
+    if not args.quiet:
+        print(f"{PROG}: {'quick' if settings.quick else 'full'} run, {jobs} jobs, dps "
+              f"{settings.dps}, checks in {root / runner.CHECKS_DIRNAME}", file=sys.stderr)
+    run = runner.reproduce(settings, jobs=jobs, only_ids=only, progress=not args.quiet,
+                           figures=not args.no_figures, root=root,
+                           durations=report.previous_durations(reports_dir))
+    report.write_reports(run, reports_dir)
+    print(report.format_table(run))
+    print(f"reports: {reports_dir / 'SUMMARY.md'}")
+    code = run.exit_code(strict=args.strict)
+    if code and args.strict and run.ok(strict=False):
+        print(f"{PROG}: --strict: some claims are not yet checked", file=sys.stderr)
+    return code
+
+
+def cmd_figures(args) -> int:
+    from countdp import runner
+
+    root = _root(args)
+    figures_dir = Path(args.figures) if args.figures else root / "figures"
+    settings = _settings(args, str(figures_dir))
+    run = runner.make_figures(settings, jobs=args.jobs, progress=not args.quiet, root=root)
+    for sr in run.scripts:
+        for f in sr.figures or []:
+            print(f)
+        for r in sr.results:
+            print(f"{PROG}: {r.id}: {r.reason}\n{r.error or ''}", file=sys.stderr)
+    return 0 if all(not sr.results for sr in run.scripts) else 1
+
+
+def cmd_budget(args) -> int:
+    import mpmath
+
+    from countdp.claims import fmt
+
+    try:
+        from countdp.mechanisms import ShiftedLogGaussian
+    except ImportError as exc:
+        raise CLIError(f"the budget command needs countdp.mechanisms, which is not available: "
+                       f"{exc}") from None
+    if args.delta is not None:
+        try:
+            from countdp.zcdp import zcdp_to_approx_dp
+        except ImportError as exc:
+            raise CLIError(f"--delta needs countdp.zcdp, which is not available: {exc}") from None
+    with mpmath.workdps(args.dps):
+        try:
+            mech = ShiftedLogGaussian(args.r0, args.c, r=args.r)
+            sigma = mech.sigma
+            v_n = mech.v(args.n)
+            v_1 = mech.v(1)
+            eps = zcdp_to_approx_dp(v_n, args.delta) if args.delta is not None else None
+        except ValueError as exc:
+            raise CLIError(str(exc)) from None
+        out = {"r0": args.r0, "c": args.c, "r": args.r, "n": args.n, "sigma": fmt(sigma),
+               "v_n": fmt(v_n), "v_1": fmt(v_1)}
+        if args.delta is not None:
+            out.update({"delta": args.delta, "eps": fmt(eps)})
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    rtext = f", r = {args.r}" if args.r is not None else ""
+    print(f"shifted log-Gaussian mechanism (eqs 3-4): r0 = {args.r0}, c = {args.c}{rtext}")
+    print(f"  sigma  = {out['sigma']}")
+    print(f"  v(1)   = {out['v_1']}   (= v(0))")
+    print(f"  v(n)   = {out['v_n']}   (n = {args.n}; zCDP rho on the edge with index n)")
+    if args.delta is not None:
+        print(f"  eps    = {out['eps']}   ((eps, delta)-DP at delta = {args.delta}, "
+              f"rho = v(n), eps = rho + 2 sqrt(rho log(1/delta)))")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# Parser
+# --------------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description='Reproducible verification of "Better Privacy Guarantees for Larger Groups".')
+    from countdp import __version__
+
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def common(sp, seed: bool = True):
+        sp.add_argument("--root", metavar="DIR",
+                        help="project root holding paper_checks/ (default: found from the "
+                             "current directory, or $COUNTDP_ROOT)")
+        sp.add_argument("--dps", type=int, default=DEFAULT_DPS, metavar="N",
+                        help=f"working precision in decimal digits (default {DEFAULT_DPS})")
+        if seed:
+            sp.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="S",
+                            help=f"base seed of the Monte Carlo routes (default {DEFAULT_SEED})")
+
+    sp = sub.add_parser("list", help="every claim id, its place in the paper, and its script")
+    sp.add_argument("--root", metavar="DIR", help="project root holding paper_checks/")
+    sp.add_argument("--json", action="store_true", help="print JSON")
+    sp.set_defaults(func=cmd_list)
+
+    sp = sub.add_parser("check", help="run the check of one claim and print it in full")
+    sp.add_argument("claim_id", metavar="CLAIM_ID")
+    common(sp)
+    sp.add_argument("--quick", action="store_true", help="the quick (CI) parameter grid")
+    sp.add_argument("--no-certify", action="store_true", help="skip interval certification")
+    sp.add_argument("--json", action="store_true", help="print the result as JSON")
+    sp.set_defaults(func=cmd_check)
+
+    sp = sub.add_parser("reproduce", help="run every check, write reports/ and figures/")
+    common(sp)
+    sp.add_argument("--quick", action="store_true", help="quick mode: every claim, smaller grids")
+    sp.add_argument("--no-certify", action="store_true", help="skip interval certification")
+    sp.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                    help="worker processes (default: number of cores)")
+    sp.add_argument("--reports", metavar="DIR", help="reports directory (default ROOT/reports)")
+    sp.add_argument("--figures", metavar="DIR", help="figures directory (default ROOT/figures)")
+    sp.add_argument("--no-figures", action="store_true", help="do not make figures")
+    sp.add_argument("--strict", action="store_true",
+                    help="also fail if a catalogue claim has no check yet")
+    sp.add_argument("--only", nargs="+", action="append", metavar="ID",
+                    help="run only these claim ids")
+    sp.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    sp.set_defaults(func=cmd_reproduce)
+
+    sp = sub.add_parser("figures", help="make the figures only (no claim is checked)")
+    common(sp)
+    sp.add_argument("--quick", action="store_true")
+    sp.add_argument("--jobs", "-j", type=int, default=None, metavar="N")
+    sp.add_argument("--figures", metavar="DIR", help="figures directory (default ROOT/figures)")
+    sp.add_argument("--quiet", "-q", action="store_true")
+    sp.set_defaults(func=cmd_figures)
+
+    sp = sub.add_parser("budget", help="sigma, v(n) and (with --delta) eps for your parameters")
+    sp.add_argument("--r0", type=float, required=True, help="calibration error level, 0 < r0 < r")
+    sp.add_argument("--c", type=float, required=True, help="shift c > 0")
+    sp.add_argument("--n", type=int, required=True, help="the count (edge index) n")
+    sp.add_argument("--r", type=float, default=None, help="utility target r (0 < r <= 1)")
+    sp.add_argument("--delta", type=float, default=None,
+                    help="also convert rho = v(n) to (eps, delta)-DP")
+    sp.add_argument("--dps", type=int, default=DEFAULT_DPS, metavar="N",
+                    help=f"working precision (default {DEFAULT_DPS})")
+    sp.add_argument("--json", action="store_true", help="print JSON")
+    sp.set_defaults(func=cmd_budget)
+    return p
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an exception so that the worker processes are stopped too."""
+
+
+def _terminate_cleanly(signum, frame):  # pragma: no cover - exercised by a subprocess test
+    raise _Terminated
+
+
+def main(argv: list[str] | None = None) -> int:
+    _single_thread_env()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    import signal
+    import threading
+
+    previous = None
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+        # SIGTERM (a CI timeout, `kill`) stops the worker processes too, like Ctrl-C
+        previous = signal.signal(signal.SIGTERM, _terminate_cleanly)
+    try:
+        return int(args.func(args) or 0)
+    except CLIError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as exc:
+        print(f"{PROG}: {'terminated' if isinstance(exc, _Terminated) else 'interrupted'}",
+              file=sys.stderr)
+        return 143 if isinstance(exc, _Terminated) else 130
+    except BrokenPipeError:  # `countdp list | head`
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,845 @@
+"""Discover the paper-check scripts and run their claims, in parallel, into a :class:`Run`.
+
+A check script is ``paper_checks/<name>.py`` (names starting with ``_`` are helpers and are not
+run).  It declares claims with :func:`countdp.claims.claim`; optionally ``TITLE`` (the paper
+section it verifies) and ``figures(settings) -> list[str]``.
+
+Every (script, claim) pair is one task in a process pool; a crash of any kind becomes an
+``error`` result, never a skip:
+
+* a script that fails to import gives the pseudo-result ``<script>:import`` (status error);
+* a check that raises gives status error with its traceback (:func:`countdp.claims.run_check`);
+* a worker process that dies (segfault, ``os._exit``) breaks the pool: the unfinished tasks are
+  re-run one per fresh single-worker pool, and the one that kills its worker again is reported
+  as error;
+* ``figures()`` that raises gives the pseudo-result ``<script>:figures`` (status error);
+* a claim id declared by two functions (in one script or several) is an error for each.
+
+Catalogue ids that no script declares are reported with status ``missing``; they make the run
+fail only in strict mode.
+
+Results are ordered by script name, then source order, whatever order the tasks finish in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import multiprocessing
+import os
+import pickle
+import re
+import sys
+import time
+import traceback
+import types
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, NamedTuple
+
+from countdp import claims
+from countdp.claims import CATALOGUE, CheckSpec, ClaimResult, Settings
+
+CHECKS_DIRNAME = "paper_checks"
+MODULE_PREFIX = "countdp_checks"
+THREAD_ENV_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                   "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+STATUS_ORDER = ("pass", "fail", "error")  # worst last
+
+# --------------------------------------------------------------------------------------------
+# Finding and loading scripts
+# --------------------------------------------------------------------------------------------
+
+
+def find_checks_dir(start: str | os.PathLike | None = None) -> Path:
+    """The project root: the nearest directory at or above ``start`` (default: the current
+    directory) that holds ``paper_checks/``.  ``$COUNTDP_ROOT`` overrides the search; as a last
+    resort the source checkout this package was imported from is used."""
+    env = os.environ.get("COUNTDP_ROOT")
+    if env:
+        root = Path(env).expanduser().resolve()
+        if root.name == CHECKS_DIRNAME and not (root / CHECKS_DIRNAME).is_dir():
+            root = root.parent
+        if not (root / CHECKS_DIRNAME).is_dir():
+            raise FileNotFoundError(f"COUNTDP_ROOT={env} has no {CHECKS_DIRNAME}/ directory")
+        return root
+    here = Path(start if start is not None else os.getcwd()).resolve()
+    for d in (here, *here.parents):
+        if (d / CHECKS_DIRNAME).is_dir():
+            return d
+    checkout = Path(__file__).resolve().parents[2]  # src/countdp/runner.py -> repo root
+    if (checkout / CHECKS_DIRNAME).is_dir():
+        return checkout
+    raise FileNotFoundError(
+        f"no {CHECKS_DIRNAME}/ directory at or above {here}; run from the countdp checkout "
+        "or set COUNTDP_ROOT")
+
+
+def _checks_path(root: str | os.PathLike) -> Path:
+    root = Path(root)
+    return root / CHECKS_DIRNAME if (root / CHECKS_DIRNAME).is_dir() else root
+
+
+def script_paths(root: str | os.PathLike) -> list[Path]:
+    """The check scripts under ``root`` (the project root or its ``paper_checks/``), by name."""
+    d = _checks_path(root)
+    return sorted((p for p in d.glob("*.py") if not p.name.startswith("_")), key=lambda p: p.stem)
+
+
+def _ensure_path(d: Path, front: bool) -> None:
+    s = str(d)
+    if s not in sys.path:
+        if front:
+            sys.path.insert(0, s)
+        else:
+            sys.path.append(s)
+
+
+def load_script(path: str | os.PathLike) -> types.ModuleType:
+    """Import a check script from its file as ``countdp_checks.<stem>`` (always afresh).
+
+    The script's directory is put on ``sys.path`` so that it can import helper modules
+    (``paper_checks/_common.py`` as ``_common``).  Exceptions propagate."""
+    path = Path(path).resolve()
+    if path.name.startswith("_"):
+        raise ValueError(f"{path.name}: files starting with '_' are helpers, not check scripts")
+    _ensure_path(path.parent, front=True)
+    _ensure_path(path.parent.parent, front=False)
+    if MODULE_PREFIX not in sys.modules:
+        pkg = types.ModuleType(MODULE_PREFIX)
+        pkg.__path__ = []  # a namespace for the loaded scripts
+        sys.modules[MODULE_PREFIX] = pkg
+    name = f"{MODULE_PREFIX}.{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    _MODULE_CACHE[str(path)] = module
+    return module
+
+
+_MODULE_CACHE: dict[str, types.ModuleType] = {}
+
+
+def _cached_module(path: str) -> types.ModuleType:
+    """The script module in this process (inherited from the parent under 'fork')."""
+    key = str(Path(path).resolve())
+    mod = _MODULE_CACHE.get(key)
+    return mod if mod is not None else load_script(key)
+
+
+class _ScriptTuple(NamedTuple):
+    name: str
+    path: Path
+    specs: list
+
+
+class Script(_ScriptTuple):
+    """``(name, path, specs)``; also ``.title``, ``.has_figures`` and ``.error`` (the import
+    traceback, or None)."""
+
+    def __new__(cls, name: str, path: Path, specs: list, title: str | None = None,
+                has_figures: bool = False, error: str | None = None):
+        self = super().__new__(cls, name, path, specs)
+        self.title = title
+        self.has_figures = has_figures
+        self.error = error
+        return self
+
+
+def discover(root: str | os.PathLike) -> list[Script]:
+    """Import every check script under ``root``: a list of ``(script_name, path, [CheckSpec])``
+    in name order.  A script that fails to import has no specs and ``.error`` set."""
+    out = []
+    for path in script_paths(root):
+        try:
+            module = load_script(path)
+        except BaseException as exc:  # noqa: BLE001 -- reported as an error result
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            out.append(Script(path.stem, path, [], error=_format_exc()))
+            continue
+        title = getattr(module, "TITLE", None)
+        out.append(Script(path.stem, path, claims.checks_in(module),
+                          title=str(title) if title is not None else None,
+                          has_figures=callable(getattr(module, "figures", None))))
+    return out
+
+
+def _format_exc() -> str:
+    return traceback.format_exc(limit=-12)
+
+
+# --------------------------------------------------------------------------------------------
+# Results of a run
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ScriptRun:
+    """One script's part of a run: its claim results in source order."""
+
+    name: str
+    path: str
+    title: str | None
+    results: list[ClaimResult] = field(default_factory=list)
+    seconds: float = 0.0
+    figures: list[str] | None = None  # None: figures not made in this run
+    import_error: str | None = None
+
+    @property
+    def status(self) -> str:
+        return worst_status(r.status for r in self.results)
+
+
+def worst_status(statuses: Iterable[str]) -> str:
+    worst = "pass"
+    for s in statuses:
+        if s not in STATUS_ORDER:
+            s = "error"
+        if STATUS_ORDER.index(s) > STATUS_ORDER.index(worst):
+            worst = s
+    return worst
+
+
+@dataclass
+class Run:
+    settings: Settings
+    scripts: list[ScriptRun]
+    missing: list[str]
+    seconds: float = 0.0
+    only_ids: list[str] | None = None
+    root: str = "."
+
+    def results(self) -> list[tuple[str, ClaimResult]]:
+        return [(s.name, r) for s in self.scripts for r in s.results]
+
+    def declared_by(self) -> dict[str, list[str]]:
+        """Claim id -> the scripts that report it (pseudo ids included)."""
+        d: dict[str, list[str]] = {}
+        for s, r in self.results():
+            d.setdefault(r.id, [])
+            if s not in d[r.id]:
+                d[r.id].append(s)
+        return d
+
+    def statuses(self) -> dict[str, str]:
+        """Every claim id of the run -> pass / fail / error / missing.  Catalogue order first
+        (restricted to ``only_ids`` if given), then pseudo ids (``<script>:import``...)."""
+        by_id: dict[str, list[str]] = {}
+        for _, r in self.results():
+            by_id.setdefault(r.id, []).append(r.status)
+        wanted = [i for i in CATALOGUE if self.only_ids is None or i in self.only_ids]
+        out = {}
+        for i in wanted:
+            if i in by_id:
+                out[i] = worst_status(by_id[i])
+            elif i in self.missing:
+                out[i] = "missing"
+        for i in sorted(k for k in by_id if k not in CATALOGUE):
+            out[i] = worst_status(by_id[i])
+        return out
+
+    def counts(self) -> dict[str, int]:
+        counts = {"pass": 0, "fail": 0, "error": 0, "missing": 0}
+        for s in self.statuses().values():
+            counts[s] = counts.get(s, 0) + 1
+        return counts
+
+    def ok(self, strict: bool = False) -> bool:
+        c = self.counts()
+        return c["fail"] == 0 and c["error"] == 0 and not (strict and c["missing"])
+
+    def exit_code(self, strict: bool = False) -> int:
+        return 0 if self.ok(strict) else 1
+
+
+def error_result(claim_id: str, reason: str, error: str | None = None,
+                 routes: list[str] | None = None, paper: str | None = None,
+                 section: str | None = None) -> ClaimResult:
+    """A ClaimResult with status error for a check that could not produce one itself."""
+    info = CATALOGUE.get(claim_id)
+    return ClaimResult(
+        id=claim_id,
+        paper=paper if paper is not None else (info.paper if info else claim_id),
+        section=section if section is not None else (info.section if info else "run"),
+        status="error", routes=list(routes or []), error=error, reason=reason)
+
+
+# --------------------------------------------------------------------------------------------
+# Worker side
+# --------------------------------------------------------------------------------------------
+
+# mpmath numbers re-round to the *receiving* process's precision when unpickled (15 digits in
+# the parent): send their exact binary value instead, so a result computed at 50 digits in a
+# worker arrives with 50 digits.
+
+
+def _make_mpf(value: tuple) -> Any:
+    import mpmath
+
+    return mpmath.mp.make_mpf(value)
+
+
+def _make_mpc(value: tuple) -> Any:
+    import mpmath
+
+    return mpmath.mp.make_mpc(value)
+
+
+def _register_exact_mpmath_pickling() -> None:
+    import mpmath
+    from multiprocessing.reduction import ForkingPickler
+
+    ForkingPickler.register(mpmath.mpf, lambda x: (_make_mpf, (x._mpf_,)))
+    ForkingPickler.register(mpmath.mpc, lambda x: (_make_mpc, (x._mpc_,)))
+
+
+_register_exact_mpmath_pickling()
+
+
+def single_thread_env(environ: Any = None) -> None:
+    """One BLAS/OpenMP thread per process (``setdefault``: an explicit setting wins)."""
+    environ = os.environ if environ is None else environ
+    for var in THREAD_ENV_VARS:
+        environ.setdefault(var, "1")
+    environ.setdefault("MPLBACKEND", "Agg")
+
+
+def _init_worker() -> None:
+    for var in THREAD_ENV_VARS:
+        os.environ[var] = "1"
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    import signal
+
+    # the parent handles Ctrl-C and stops the workers; SIGTERM ends a worker at once (a handler
+    # inherited from the parent would otherwise turn it into an exception inside a check)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """Linux: ask the kernel to SIGTERM this worker when the process that started it dies
+    (killed run, CI timeout), so that no orphaned worker computes on."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        if os.getppid() == 1:  # the parent died before prctl took effect
+            os._exit(1)
+    except Exception:  # noqa: BLE001 -- best effort only
+        pass
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: cancel what has not started and kill the running workers."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        try:
+            p.terminate()
+        except Exception:  # noqa: BLE001
+            pass
+    for p in procs:
+        try:
+            p.join(5)
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def _picklable(res: ClaimResult, settings: Settings) -> ClaimResult:
+    """The result itself if it pickles; otherwise with its numbers as report strings."""
+    try:
+        pickle.dumps(res)
+        return res
+    except Exception:  # noqa: BLE001
+        pass
+    import mpmath
+
+    with mpmath.workdps(settings.dps):
+        for c in res.cases:
+            c.params = {str(k): claims.fmt(v) for k, v in c.params.items()}
+            c.lhs, c.rhs, c.tol = claims.fmt(c.lhs), claims.fmt(c.rhs), claims.fmt(c.tol)
+        res.findings = [{str(k): _plain(v) for k, v in f.items()} for f in res.findings]
+        if res.certified is not None:
+            res.certified = {str(k): _plain(v) for k, v in res.certified.items()}
+    try:
+        pickle.dumps(res)
+        return res
+    except Exception:  # noqa: BLE001
+        out = error_result(res.id, "the check's result could not be sent back from its worker",
+                           _format_exc(), res.routes)
+        out.seconds = res.seconds
+        return out
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    out = claims.fmt(v)
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", out) if isinstance(out, str) else out
+
+
+def _claim_task(path: str, index: int, claim_id: str, settings: Settings) -> ClaimResult:
+    """Run claim number ``index`` of the script at ``path`` (in a worker)."""
+    t0 = time.perf_counter()
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            specs = claims.checks_in(_cached_module(path))
+            if index >= len(specs) or specs[index].id != claim_id:
+                raise RuntimeError(f"{Path(path).name} no longer declares {claim_id} at "
+                                   f"position {index}: was it edited during the run?")
+            res = claims.run_check(specs[index], settings)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # noqa: BLE001 -- SystemExit and friends are errors of the check
+        res = error_result(claim_id, "the check could not be run in its worker", _format_exc())
+        res.seconds = time.perf_counter() - t0
+    return _picklable(res, settings)
+
+
+def _figures_task(path: str, settings: Settings) -> tuple[list[str], str | None, float]:
+    """Call the script's ``figures(settings)`` (in a worker): (paths, traceback, seconds)."""
+    t0 = time.perf_counter()
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            Path(settings.figures_dir).mkdir(parents=True, exist_ok=True)
+            made = _cached_module(path).figures(settings)
+            files = [str(p) for p in (made or [])]
+        return files, None, time.perf_counter() - t0
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # noqa: BLE001
+        return [], _format_exc(), time.perf_counter() - t0
+
+
+# --------------------------------------------------------------------------------------------
+# Running tasks in processes
+# --------------------------------------------------------------------------------------------
+
+
+def _mp_context():
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and sys.platform != "darwin":
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+@dataclass
+class _Task:
+    key: Any
+    fn: Callable
+    args: tuple
+
+
+def _execute(tasks: list[_Task], jobs: int,
+             done: Callable[[_Task, Any, BaseException | None], None]) -> None:
+    """Run ``tasks`` in a process pool; ``done(task, value, exception)`` is called in this
+    process for each as it finishes.  A task whose worker dies gets a ``BrokenProcessPool``."""
+    if not tasks:
+        return
+    ctx = _mp_context()
+    broken: list[_Task] = []
+    pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx, initializer=_init_worker)
+    try:
+        futures = {pool.submit(t.fn, *t.args): (i, t) for i, t in enumerate(tasks)}
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in sorted(finished, key=lambda f: futures[f][0]):
+                t = futures[fut][1]
+                exc = fut.exception()
+                if isinstance(exc, BrokenProcessPool):
+                    broken.append(t)
+                else:
+                    done(t, None if exc else fut.result(), exc)
+    except BaseException:
+        _terminate(pool)
+        raise
+    pool.shutdown(wait=True)
+    if broken:
+        _execute_isolated(broken, jobs, ctx, done)
+
+
+def _execute_isolated(tasks: list[_Task], jobs: int, ctx: Any,
+                      done: Callable[[_Task, Any, BaseException | None], None]) -> None:
+    """Each task in its own single-worker pool (at most ``jobs`` at a time): after a worker
+    died, this finds which task killed it without taking the others down with it."""
+    queue = list(tasks)
+    active: dict[Any, tuple[_Task, ProcessPoolExecutor]] = {}
+    try:
+        while queue or active:
+            while queue and len(active) < max(1, jobs):
+                t = queue.pop(0)
+                p = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_init_worker)
+                active[p.submit(t.fn, *t.args)] = (t, p)
+            finished, _ = wait(active, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                t, p = active.pop(fut)
+                p.shutdown(wait=True)
+                exc = fut.exception()
+                done(t, None if exc else fut.result(), exc)
+    except BaseException:
+        for _, p in active.values():
+            _terminate(p)
+        raise
+
+
+# --------------------------------------------------------------------------------------------
+# Progress
+# --------------------------------------------------------------------------------------------
+
+
+class _Progress:
+    def __init__(self, total: int, enabled: bool, stream: Any = None):
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = enabled
+        self.total = total
+        self.count = 0
+        self.tty = enabled and hasattr(self.stream, "isatty") and self.stream.isatty()
+        self._status_shown = False
+
+    def _clear(self) -> None:
+        if self._status_shown:
+            self.stream.write("\r\x1b[K")
+            self._status_shown = False
+
+    def script_done(self, s: ScriptRun, seconds: float) -> None:
+        if not self.enabled:
+            return
+        self.count += 1
+        n = len(s.results)
+        w = len(str(self.total))
+        what = "import error" if s.import_error else f"{n} claim{'s' if n != 1 else ''}"
+        self._clear()
+        self.stream.write(f"[{self.count:>{w}}/{self.total}] {s.name:<24} {what:<12}  "
+                          f"{s.status:<5} {seconds:6.1f} s\n")
+        self.stream.flush()
+
+    def line(self, text: str) -> None:
+        if not self.enabled:
+            return
+        self._clear()
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def status(self, text: str) -> None:
+        """A transient status line (TTY only)."""
+        if self.tty:
+            self.stream.write("\r\x1b[K" + text)
+            self.stream.flush()
+            self._status_shown = True
+
+    def finish(self) -> None:
+        if self.enabled:
+            self._clear()
+            self.stream.flush()
+
+
+# --------------------------------------------------------------------------------------------
+# The runs
+# --------------------------------------------------------------------------------------------
+
+
+def _display_path(path: Path, root: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _catalogue_missing(scripts: list[Script], only_ids: list[str] | None) -> list[str]:
+    declared = {sp.id for s in scripts for sp in s.specs}
+    return [i for i in CATALOGUE
+            if i not in declared and (only_ids is None or i in only_ids)]
+
+
+def _duplicates(scripts: list[Script]) -> dict[str, list[str]]:
+    seen: dict[str, list[str]] = {}
+    for s in scripts:
+        for sp in s.specs:
+            seen.setdefault(sp.id, []).append(f"{s.name}.{sp.func.__name__}")
+    return {i: where for i, where in seen.items() if len(where) > 1}
+
+
+def reproduce(settings: Settings, jobs: int | None = None, only_ids: Iterable[str] | None = None,
+              progress: bool = True, figures: bool | None = None,
+              root: str | os.PathLike | None = None, stream: Any = None,
+              durations: dict[str, float] | None = None) -> Run:
+    """Run every claim of every check script (or only ``only_ids``), then the figures.
+
+    ``figures=None`` makes figures unless ``settings.figures_dir`` is empty (or the settings
+    carry ``figures = False``).  Progress lines go to ``stream`` (default stderr).
+    ``durations`` (claim id -> seconds, e.g. from the previous run's reports) only orders the
+    work, longest first, so that a long claim does not start last; results do not depend on
+    it."""
+    t_start = time.perf_counter()
+    root = Path(root) if root is not None else find_checks_dir()
+    jobs = jobs or os.cpu_count() or 1
+    only = None if only_ids is None else list(dict.fromkeys(only_ids))
+    if only is not None:
+        unknown = [i for i in only if i not in CATALOGUE]
+        if unknown:
+            raise KeyError(f"unknown claim id(s): {', '.join(unknown)}")
+    if figures is None:
+        figures = bool(getattr(settings, "figures", True)) and bool(settings.figures_dir)
+
+    scripts = discover(root)
+    dups = _duplicates(scripts)
+    runs: dict[str, ScriptRun] = {}
+    slots: dict[tuple[str, int], ClaimResult | None] = {}
+    tasks: list[_Task] = []
+    for s in scripts:
+        sr = ScriptRun(s.name, _display_path(s.path, root), s.title, import_error=s.error)
+        runs[s.name] = sr
+        if s.error is not None:
+            sr.results.append(error_result(
+                f"{s.name}:import", f"{sr.path} failed to import",
+                s.error, paper=f"import of {sr.path}", section="run"))
+            continue
+        for k, sp in enumerate(s.specs):
+            if only is not None and sp.id not in only:
+                continue
+            if sp.id in dups:
+                slots[(s.name, k)] = error_result(
+                    sp.id, f"claim {sp.id} is declared more than once: {', '.join(dups[sp.id])}",
+                    routes=sp.routes)
+            else:
+                slots[(s.name, k)] = None
+                tasks.append(_Task((s.name, k), _claim_task, (str(s.path), k, sp.id, settings)))
+
+    selected = [s for s in scripts if s.error is not None or any(n == s.name for n, _ in slots)
+                or (figures and only is None and s.has_figures)]
+    prog = _Progress(len(selected), progress, stream)
+    remaining = {s.name: sum(1 for t in tasks if t.key[0] == s.name) for s in selected}
+    n_tasks, n_done = len(tasks), 0
+
+    def close_script(name: str) -> None:
+        sr = runs[name]
+        if sr.import_error is None:
+            sr.results = [slots[key] for key in sorted(slots) if key[0] == name]
+        sr.seconds = sum(r.seconds for r in sr.results)
+        prog.script_done(sr, sr.seconds)
+
+    for s in selected:  # nothing to run: import errors, duplicates only
+        if remaining[s.name] == 0:
+            close_script(s.name)
+
+    def claim_done(task: _Task, value: Any, exc: BaseException | None) -> None:
+        nonlocal n_done
+        name, k = task.key
+        claim_id = task.args[2]
+        if exc is None and isinstance(value, ClaimResult):
+            res = value
+        elif isinstance(exc, BrokenProcessPool):
+            res = error_result(claim_id, "the worker process running this check died "
+                               "(killed by a signal or by os._exit)", f"BrokenProcessPool: {exc}")
+        else:
+            res = error_result(claim_id, "the check's worker failed",
+                               "".join(traceback.format_exception(exc)) if exc else
+                               f"unexpected value from the worker: {value!r}")
+        if not res.routes:
+            res.routes = _spec_routes(scripts, name, k)
+        slots[(name, k)] = res
+        n_done += 1
+        remaining[name] -= 1
+        prog.status(f"  {n_done}/{n_tasks} claims done")
+        if remaining[name] == 0:
+            close_script(name)
+
+    if durations:
+        # unknown durations first (they may be long), then longest first; stable otherwise
+        tasks.sort(key=lambda t: -durations.get(t.args[2], float("inf")))
+    _execute(tasks, jobs, claim_done)
+
+    if figures:
+        fig_tasks = [_Task(s.name, _figures_task, (str(s.path), settings))
+                     for s in selected if s.error is None and s.has_figures]
+
+        def figure_done(task: _Task, value: Any, exc: BaseException | None) -> None:
+            sr = runs[task.key]
+            if exc is None:
+                files, err, secs = value
+            else:
+                files, secs = [], 0.0
+                err = ("the worker process making the figures died\n" + repr(exc)
+                       if isinstance(exc, BrokenProcessPool)
+                       else "".join(traceback.format_exception(exc)))
+            sr.figures = [_display_path(Path(f), root) for f in files]
+            sr.seconds += secs
+            if err is not None:
+                sr.results.append(error_result(
+                    f"{sr.name}:figures", f"figures() of {sr.path} raised", err,
+                    paper=f"figures of {sr.path}", section="run"))
+                sr.results[-1].seconds = secs
+            prog.line(f"        figures {sr.name}: {len(files)} file"
+                      f"{'s' if len(files) != 1 else ''}{'  ERROR' if err else ''}  {secs:.1f} s")
+
+        _execute(fig_tasks, jobs, figure_done)
+    prog.finish()
+
+    return Run(settings=settings, scripts=[runs[s.name] for s in selected],
+               missing=_catalogue_missing(scripts, only), seconds=time.perf_counter() - t_start,
+               only_ids=only, root=str(root))
+
+
+def _spec_routes(scripts: list[Script], name: str, k: int) -> list[str]:
+    for s in scripts:
+        if s.name == name and k < len(s.specs):
+            return list(s.specs[k].routes)
+    return []
+
+
+def make_figures(settings: Settings, jobs: int | None = None, progress: bool = True,
+                 root: str | os.PathLike | None = None, stream: Any = None) -> Run:
+    """Only the figures of every script (no claim is checked)."""
+    t0 = time.perf_counter()
+    root = Path(root) if root is not None else find_checks_dir()
+    scripts = discover(root)
+    runs = []
+    prog = _Progress(0, progress, stream)
+    tasks = []
+    for s in scripts:
+        sr = ScriptRun(s.name, _display_path(s.path, root), s.title, import_error=s.error)
+        if s.error is not None:
+            sr.results.append(error_result(f"{s.name}:import", f"{sr.path} failed to import",
+                                           s.error, paper=f"import of {sr.path}", section="run"))
+            runs.append(sr)
+        elif s.has_figures:
+            runs.append(sr)
+            tasks.append(_Task(len(runs) - 1, _figures_task, (str(s.path), settings)))
+
+    def done(task: _Task, value: Any, exc: BaseException | None) -> None:
+        sr = runs[task.key]
+        files, err, secs = value if exc is None else ([], repr(exc), 0.0)
+        sr.figures = [_display_path(Path(f), root) for f in files]
+        sr.seconds = secs
+        if err is not None:
+            sr.results.append(error_result(f"{sr.name}:figures", f"figures() of {sr.path} raised",
+                                           err, paper=f"figures of {sr.path}", section="run"))
+        prog.line(f"figures {sr.name}: {len(files)} files{'  ERROR' if err else ''}  {secs:.1f} s")
+
+    _execute(tasks, jobs or os.cpu_count() or 1, done)
+    prog.finish()
+    return Run(settings, runs, missing=[], seconds=time.perf_counter() - t0, only_ids=[],
+               root=str(root))
+
+
+# --------------------------------------------------------------------------------------------
+# One claim, in this process
+# --------------------------------------------------------------------------------------------
+
+
+def find_claim(claim_id: str, root: str | os.PathLike | None = None
+               ) -> tuple[list[tuple[Script, CheckSpec]], list[Script]]:
+    """(the (script, spec) pairs declaring ``claim_id``, the scripts that failed to import)."""
+    root = Path(root) if root is not None else find_checks_dir()
+    scripts = discover(root)
+    found = [(s, sp) for s in scripts for sp in s.specs if sp.id == claim_id]
+    return found, [s for s in scripts if s.error is not None]
+
+
+def check_claim(claim_id: str, settings: Settings | None = None,
+                root: str | os.PathLike | None = None) -> tuple[ClaimResult, str | None]:
+    """:func:`check`, also returning the name of the script that declares the claim."""
+    if claim_id not in CATALOGUE:
+        raise KeyError(claim_id)
+    settings = settings or Settings()
+    found, broken = find_claim(claim_id, root)
+    if len(found) > 1:
+        where = ", ".join(f"{s.name}.{sp.func.__name__}" for s, sp in found)
+        return error_result(claim_id, f"claim {claim_id} is declared more than once: {where}",
+                            routes=found[0][1].routes), None
+    if not found:
+        info = CATALOGUE[claim_id]
+        if broken:
+            names = ", ".join(s.name for s in broken)
+            return error_result(claim_id, f"no script declares {claim_id}, and these failed to "
+                                f"import (it may be in one of them): {names}",
+                                broken[0].error), None
+        return ClaimResult(claim_id, info.paper, info.section, "missing", [],
+                           reason="not yet checked: no script in paper_checks/ declares it"), None
+    script, spec = found[0]
+    with contextlib.redirect_stdout(sys.stderr):
+        return claims.run_check(spec, settings), script.name
+
+
+def check(claim_id: str, settings: Settings | None = None,
+          root: str | os.PathLike | None = None) -> ClaimResult:
+    """Run the check of one claim in this process and return its result.
+
+    Raises ``KeyError`` for an id not in the catalogue.  A catalogue id that no script declares
+    gives status ``missing`` (``error`` if some script failed to import, since it might be
+    there); one declared twice gives ``error``."""
+    return check_claim(claim_id, settings, root)[0]
+
+
+def script_main(script: str | os.PathLike | types.ModuleType, argv: list[str] | None = None
+                ) -> int:
+    """Entry point for running one check script alone::
+
+        if __name__ == "__main__":
+            from countdp.runner import script_main
+            raise SystemExit(script_main(__file__))
+
+    Options: ``--quick --dps N --seed S --no-certify --json --figures DIR --no-figures``.
+    Runs the script's claims in this process, prints each result, makes the figures, and
+    returns 0 if all pass, 1 if any fails, 2 if any errors."""
+    import argparse
+    import json
+
+    import mpmath
+
+    from countdp import report
+
+    p = argparse.ArgumentParser(prog=str(getattr(script, "__file__", script)))
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--dps", type=int, default=Settings.dps)
+    p.add_argument("--seed", type=int, default=Settings.seed)
+    p.add_argument("--no-certify", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--figures", default=None, help="figures directory (default: figures/)")
+    p.add_argument("--no-figures", action="store_true")
+    a = p.parse_args(argv)
+    module = script if isinstance(script, types.ModuleType) else load_script(script)
+    path = Path(module.__file__)
+    figdir = a.figures or str(path.resolve().parent.parent / "figures")
+    settings = Settings(quick=a.quick, dps=a.dps, seed=a.seed, figures_dir=figdir,
+                        certify=not a.no_certify)
+    results = [claims.run_check(sp, settings) for sp in claims.checks_in(module)]
+    if a.json:
+        with mpmath.workdps(settings.dps):
+            print(json.dumps([r.to_json() for r in results], indent=1))
+    else:
+        for r in results:
+            print(report.format_result(r, settings, script=path.stem))
+            print()
+    if not a.no_figures and callable(getattr(module, "figures", None)):
+        Path(figdir).mkdir(parents=True, exist_ok=True)
+        for f in module.figures(settings) or []:
+            print(f"figure: {f}", file=sys.stderr)
+    statuses = {r.status for r in results}
+    return 2 if "error" in statuses else 1 if "fail" in statuses else 0
+
+
+__all__ = [
+    "Script", "ScriptRun", "Run", "find_checks_dir", "script_paths", "load_script", "discover",
+    "reproduce", "make_figures", "check", "check_claim", "find_claim", "error_result", "worst_status",
+    "single_thread_env", "script_main",
+]

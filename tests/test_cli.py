@@ -1,0 +1,238 @@
+"""The ``countdp`` command line: list, check, reproduce (exit codes, reports), budget."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import types
+from pathlib import Path
+
+import pytest
+
+from countdp import cli
+from countdp.claims import CATALOGUE
+
+HEAD = "from countdp.claims import claim\n"
+
+GOOD = HEAD + '''
+TITLE = "good"
+
+@claim("lem4.1", routes=["closed form", "quadrature"])
+def good(c):
+    c.compare({"sigma": 0.5}, 1, "==", 1)
+    c.control("constant off by one", 1, "==", 2)
+    c.slack("0.25 at sigma=0.5")
+'''
+
+BAD = HEAD + '''
+@claim("eq9", routes=["a", "b"])
+def fails(c):
+    c.compare({"n": 1}, 1, "==", 2)
+    c.control("x", 3, "<=", 2)
+
+@claim("eq10", routes=["a", "b"])
+def errs(c):
+    raise RuntimeError("crash in eq10")
+'''
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+def make_root(tmp: Path, **scripts: str) -> Path:
+    d = tmp / "paper_checks"
+    d.mkdir(parents=True, exist_ok=True)
+    for name, text in scripts.items():
+        (d / f"{name}.py").write_text(textwrap.dedent(text))
+    return tmp
+
+
+@pytest.fixture
+def root(tmp_path, monkeypatch):
+    r = make_root(tmp_path, a_good=GOOD, b_bad=BAD)
+    monkeypatch.setenv("COUNTDP_ROOT", str(r))
+    return r
+
+
+def test_list(root, capsys):
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    for cid in CATALOGUE:
+        assert cid in out
+    line = next(ln for ln in out.splitlines() if ln.startswith("lem4.1 "))
+    assert "Lemma 4.1" in line and line.rstrip().endswith("a_good")
+    line = next(ln for ln in out.splitlines() if ln.startswith("thm3.1.ii "))
+    assert line.rstrip().endswith("not yet checked")
+    assert cli.main(["list", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {c["id"] for c in data["claims"]} == set(CATALOGUE)
+
+
+def test_check_unknown_id(root, capsys):
+    assert cli.main(["check", "lem41"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("countdp: error: unknown claim id 'lem41'") and "lem4.1" in err
+
+
+def test_check_exit_codes(root, capsys):
+    assert cli.main(["check", "lem4.1", "--dps", "40"]) == 0
+    out = capsys.readouterr().out
+    assert "status     PASS" in out and "sigma=0.5" in out and "control    rejected" in out
+    assert "slack      0.25 at sigma=0.5" in out and "dps 40" in out
+    assert cli.main(["check", "eq9"]) == 1
+    assert cli.main(["check", "eq10"]) == 2
+    assert "crash in eq10" in capsys.readouterr().out
+    assert cli.main(["check", "thm3.1.ii"]) == 2
+    assert "not yet checked" in capsys.readouterr().err
+    assert cli.main(["check", "lem4.1", "--json", "--quick", "--seed", "3"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["id"] == "lem4.1" and data["status"] == "pass" and data["script"] == "a_good"
+
+
+def test_reproduce_fails_on_failure(root, tmp_path, capsys):
+    reports = tmp_path / "out"
+    code = cli.main(["reproduce", "--jobs", "2", "--reports", str(reports), "--no-figures",
+                     "--quick"])
+    assert code == 1
+    out = capsys.readouterr().out
+    assert "lem4.1" in out and "FAIL" in out and "ERROR" in out and "not yet checked" in out
+    summary = json.loads((reports / "summary.json").read_text())
+    assert summary["claims"]["eq9"] == "fail" and summary["claims"]["eq10"] == "error"
+    assert summary["quick"] is True
+    assert (reports / "SUMMARY.md").exists() and (reports / "junit.xml").exists()
+
+
+def test_reproduce_passes_and_strict(tmp_path, monkeypatch, capsys):
+    root = make_root(tmp_path, a_good=GOOD)
+    monkeypatch.setenv("COUNTDP_ROOT", str(root))
+    args = ["reproduce", "-j", "2", "--reports", str(tmp_path / "r"), "--no-figures", "-q"]
+    assert cli.main(args) == 0
+    assert cli.main(args + ["--strict"]) == 1
+    assert cli.main(args + ["--only", "lem4.1"]) == 0
+    assert cli.main(args + ["--only", "lem4.1", "nope.id"]) == 2
+    capsys.readouterr()
+
+
+def test_reproduce_subprocess_exit_code(root, tmp_path):
+    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               COUNTDP_ROOT=str(root))
+    proc = subprocess.run([sys.executable, "-m", "countdp", "reproduce", "--jobs", "2",
+                           "--reports", str(tmp_path / "rep"), "--no-figures"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    # not a TTY: plain progress lines, one per script, in completion order
+    assert re.search(r"^\[[12]/2\] a_good ", proc.stderr, re.M) and "\r" not in proc.stderr
+    assert "eq9" in proc.stdout
+
+
+@pytest.fixture
+def fake_library(monkeypatch):
+    """Stand-ins for countdp.mechanisms / countdp.zcdp with the agreed interface."""
+    mech = types.ModuleType("countdp.mechanisms")
+
+    class ShiftedLogGaussian:
+        def __init__(self, r0, c, r=None):
+            if not 0 < r0 < 1:
+                raise ValueError(f"r0 must lie in (0, 1), got {r0}")
+            if r is not None and not r0 < r <= 1:
+                raise ValueError(f"r must lie in (r0, 1], got {r}")
+            self.sigma = 0.5
+
+        def v(self, n):
+            return 1.0 / (n * n)
+
+    mech.ShiftedLogGaussian = ShiftedLogGaussian
+    zcdp = types.ModuleType("countdp.zcdp")
+    zcdp.zcdp_to_approx_dp = lambda rho, delta: rho + 1.0
+    monkeypatch.setitem(sys.modules, "countdp.mechanisms", mech)
+    monkeypatch.setitem(sys.modules, "countdp.zcdp", zcdp)
+
+
+def test_budget(fake_library, capsys):
+    assert cli.main(["budget", "--r0", "0.1", "--c", "1", "--n", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "sigma" in out and "0.25" in out and "eps" not in out
+    assert cli.main(["budget", "--r0", "0.1", "--c", "1", "--n", "2", "--delta", "1e-6",
+                     "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sigma"] == "0.5" and data["v_n"] == "0.25" and data["v_1"] == "1.0"
+    assert data["eps"] == "1.25" and data["delta"] == 1e-6
+
+
+def test_budget_bad_parameters(fake_library, capsys):
+    assert cli.main(["budget", "--r0", "2", "--c", "1", "--n", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "countdp: error: r0 must lie in (0, 1), got 2.0"
+    assert "Traceback" not in err
+    assert cli.main(["budget", "--r0", "0.5", "--r", "0.1", "--c", "1", "--n", "2"]) == 2
+    assert "r must lie" in capsys.readouterr().err
+
+
+def test_budget_missing_library(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "countdp.mechanisms", None)  # import raises ImportError
+    assert cli.main(["budget", "--r0", "0.1", "--c", "1", "--n", "2"]) == 2
+    assert "countdp: error:" in capsys.readouterr().err
+
+
+def test_usage_errors(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main([])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        cli.main(["budget", "--r0", "0.1"])
+    assert e.value.code == 2
+    capsys.readouterr()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            state = next(line for line in f if line.startswith("State:"))
+        return "Z" not in state.split()[1]
+    except (OSError, StopIteration):
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and prctl")
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_no_orphaned_workers(tmp_path, how):
+    """Killing a run (CI timeout, kill) stops its worker processes as well."""
+    import signal
+    import time
+
+    pidfile = tmp_path / "worker.pid"
+    root = make_root(tmp_path, slow=HEAD + f'''
+import os, time
+
+@claim("lem4.1", routes=["a", "b"])
+def slow(c):
+    with open({str(pidfile)!r}, "w") as f:
+        f.write(str(os.getpid()))
+    time.sleep(60)
+''')
+    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               COUNTDP_ROOT=str(root))
+    proc = subprocess.Popen([sys.executable, "-m", "countdp", "reproduce", "--jobs", "1",
+                             "--reports", str(tmp_path / "rep"), "--no-figures", "-q"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        worker = int(pidfile.read_text())
+        assert _alive(worker)
+        proc.send_signal(getattr(signal, how))
+        code = proc.wait(timeout=20)
+        if how == "SIGTERM":
+            assert code == 143
+        deadline = time.monotonic() + 10
+        while _alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(worker)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,228 @@
+"""The report writers: format, determinism, junit counts, SUMMARY.md content."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from countdp import claims, report, runner
+from countdp.claims import Settings
+
+HEAD = "from countdp.claims import claim\nimport mpmath\n"
+
+SCRIPTS = {
+    "s1_good": HEAD + '''
+TITLE = "Section 4"
+
+@claim("lem4.1", routes=["closed form", "mpmath quadrature"])
+def good(c):
+    third = mpmath.mpf(1) / 3
+    for sigma in (0.25, 0.5):
+        c.compare({"sigma": sigma}, third, "==", third + mpmath.mpf(10) ** -28,
+                  tol=mpmath.mpf(10) ** -20)
+    c.control("constant off by 1e-6", third, "==", third + mpmath.mpf(10) ** -6,
+              tol=mpmath.mpf(10) ** -20)
+    c.slack("1e-28 | tight")
+    c.finding(sup_at=mpmath.mpf(1) / 7, note="where the supremum sits")
+    c.certify(True, lower=mpmath.mpf(1) / 3)
+
+@claim("eq8", routes=["a", "b"])
+def unpicklable_finding(c):
+    c.compare({"n": 1}, 1, "<=", 2)
+    c.control("x", 3, "<=", 2)
+    c.finding(obj=lambda: 0)
+''',
+    "s2_bad": HEAD + '''
+@claim("eq9", routes=["a", "b"])
+def fails(c):
+    c.compare({"n": 3}, 1.0, "==", 2.0, tol=0.1)
+    c.control("x", 3, "<=", 2)
+
+@claim("eq10", routes=["a", "b"])
+def errs(c):
+    raise ValueError("the last line of the traceback")
+
+@claim("eq11", routes=["a", "b"])
+def control_not_rejected(c):
+    c.compare({"n": 1}, 1, "==", 1)
+    c.control("a blind control", 1, "==", 1)
+''',
+    "s3_broken": "raise ImportError('cannot import this script')\n",
+}
+
+
+def make_root(tmp: Path) -> Path:
+    d = tmp / "paper_checks"
+    d.mkdir(parents=True)
+    for name, text in SCRIPTS.items():
+        (d / f"{name}.py").write_text(textwrap.dedent(text))
+    return tmp
+
+
+def strip_seconds(obj):
+    if isinstance(obj, dict):
+        return {k: strip_seconds(v) for k, v in obj.items()
+                if k not in ("seconds", "scripts")}
+    if isinstance(obj, list):
+        return [strip_seconds(v) for v in obj]
+    return obj
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("rep")
+    root = make_root(tmp)
+    settings = Settings(quick=True, dps=30, seed=7, figures_dir=str(tmp / "figures"))
+    out = []
+    for k in range(2):
+        run = runner.reproduce(settings, jobs=2, root=root, progress=False)
+        d = tmp / f"reports{k}"
+        report.write_reports(run, d)
+        out.append((run, d))
+    return out
+
+
+def test_files_written(reports):
+    _, d = reports[0]
+    names = sorted(p.name for p in d.iterdir())
+    assert names == ["SUMMARY.md", "junit.xml", "s1_good.json", "s2_bad.json", "s3_broken.json",
+                     "summary.json"]
+
+
+def test_script_json_format(reports):
+    _, d = reports[0]
+    data = json.loads((d / "s1_good.json").read_text())
+    assert list(data)[:5] == ["script", "title", "seconds", "environment", "claims"]
+    assert data["script"] == "s1_good" and data["title"] == "Section 4"
+    env = data["environment"]
+    for key in ("python", "platform", "numpy", "scipy", "mpmath", "matplotlib", "flint",
+                "countdp", "dps", "quick", "seed"):
+        assert key in env
+    assert env["dps"] == 30 and env["quick"] is True and env["seed"] == 7
+    first = data["claims"][0]
+    assert first["id"] == "lem4.1" and first["status"] == "pass"
+    assert first["routes"] == ["closed form", "mpmath quadrature"]
+    assert first["cases"][0]["params"] == {"sigma": "0.25"}
+    assert first["cases"][0]["relation"] == "=="
+    # numbers are decimal strings at the working precision
+    assert first["cases"][0]["lhs"].startswith("0.33333333333333333333333333")
+    assert first["negative_control"]["status"] == "rejected"
+    assert first["certified"]["certified"] is True
+    # an unpicklable finding still reaches the report
+    assert data["claims"][1]["status"] == "pass"
+    broken = json.loads((d / "s3_broken.json").read_text())
+    assert broken["claims"][0]["id"] == "s3_broken:import"
+    assert broken["claims"][0]["status"] == "error"
+
+
+def test_summary_json(reports):
+    _, d = reports[0]
+    s = json.loads((d / "summary.json").read_text())
+    assert list(s)[:5] == ["environment", "quick", "claims", "counts", "scripts"]
+    assert s["quick"] is True
+    assert s["claims"]["lem4.1"] == "pass" and s["claims"]["eq9"] == "fail"
+    assert s["claims"]["eq10"] == "error" and s["claims"]["eq11"] == "fail"
+    assert s["claims"]["s3_broken:import"] == "error"
+    assert s["claims"]["thm3.1.ii"] == "missing"
+    assert set(claims.CATALOGUE) <= set(s["claims"])
+    assert s["counts"] == {"pass": 2, "fail": 2, "error": 2,
+                           "missing": len(claims.CATALOGUE) - 5}
+    assert set(s["scripts"]) == {"s1_good", "s2_bad", "s3_broken"}
+
+
+def test_deterministic_apart_from_seconds(reports):
+    (_, d0), (_, d1) = reports
+    for p in sorted(d0.glob("*.json")):
+        a = json.loads(p.read_text())
+        b = json.loads((d1 / p.name).read_text())
+        assert strip_seconds(a) == strip_seconds(b), p.name
+    # text files: identical once the timing lines and attributes are dropped
+    def untimed_md(text):
+        return [ln for ln in text.splitlines()
+                if not ln.startswith("Total wall time") and not ln.startswith("| paper_checks/")]
+    assert untimed_md((d0 / "SUMMARY.md").read_text()) == untimed_md((d1 / "SUMMARY.md").read_text())
+
+    def untimed_xml(path):
+        tree = ET.parse(path)
+        for el in tree.iter():
+            el.attrib.pop("time", None)
+        return ET.tostring(tree.getroot())
+    assert untimed_xml(d0 / "junit.xml") == untimed_xml(d1 / "junit.xml")
+    # no timestamps: nothing that looks like a date
+    import re
+    for p in d0.iterdir():
+        assert not re.search(r"20\d\d-\d\d-\d\d", p.read_text()), p.name
+
+
+def test_junit(reports):
+    _, d = reports[0]
+    root = ET.parse(d / "junit.xml").getroot()
+    assert root.tag == "testsuites"
+    suites = {s.get("name"): s for s in root.findall("testsuite")}
+    assert {"s1_good", "s2_bad", "s3_broken"} <= set(suites)
+    bad = suites["s2_bad"]
+    cases = {c.get("name"): c for c in bad.findall("testcase")}
+    assert all(c.get("classname") == "s2_bad" for c in cases.values())
+    assert cases["eq9"].find("failure") is not None
+    assert cases["eq11"].find("failure") is not None
+    err = cases["eq10"].find("error")
+    assert err is not None and "the last line of the traceback" in err.text
+    assert (bad.get("failures"), bad.get("errors"), bad.get("tests")) == ("2", "1", "3")
+    assert suites["s3_broken"].get("errors") == "1"
+    assert suites["s1_good"].get("failures") == "0" and suites["s1_good"].get("errors") == "0"
+    assert len(root.findall(".//failure")) == 2 and len(root.findall(".//error")) == 2
+    assert root.get("failures") == "2" and root.get("errors") == "2"
+
+
+def test_summary_md(reports):
+    run, d = reports[0]
+    md = (d / "SUMMARY.md").read_text()
+    for cid in ("lem4.1", "eq8", "eq9", "eq10", "eq11", "s3_broken:import"):
+        assert cid in md
+    for title in claims.SECTION_TITLES.values():
+        assert title in md
+    header = ("| claim id | paper | status | routes compared | worst discrepancy | slack "
+              "| negative control | certified | script |")
+    assert header in md
+    row = next(ln for ln in md.splitlines() if ln.startswith("| `lem4.1`"))
+    assert "| PASS |" in row and "closed form vs mpmath quadrature" in row
+    assert "1e-28 \\| tight" in row  # pipes in text are escaped
+    assert "rejected: constant off by 1e-6" in row and "| yes (" in row and "s1_good" in row
+    worst = float(row.split(" | ")[4])  # worst discrepancy, computed at the working precision
+    assert worst == pytest.approx(1e-28, rel=1e-3)
+    assert "| FAIL |" in md and "| ERROR |" in md
+    assert "Not yet checked:" in md and "`thm3.1.ii`" in md
+    assert "Findings:" in md and "where the supremum sits" in md
+    assert "ValueError: the last line of the traceback" in md
+    assert "ImportError: cannot import this script" in md
+    assert "control NOT rejected: a blind control" in md
+    assert "numpy:" in md and "Total wall time" in md
+
+
+def test_atomic_write_and_stale_reports(tmp_path, reports):
+    run, _ = reports[0]
+    d = tmp_path / "r"
+    d.mkdir()
+    (d / "gone_script.json").write_text(json.dumps({"script": "gone_script", "claims": []}))
+    (d / "notes.json").write_text("{}")
+    report.write_reports(run, d)
+    assert not (d / "gone_script.json").exists() and (d / "notes.json").exists()
+    assert not [p for p in d.iterdir() if p.name.endswith(".tmp")]
+    p = report.write_atomic(tmp_path / "x" / "y.txt", "hello\n")
+    assert p.read_text() == "hello\n"
+
+
+def test_format_result_and_table(reports):
+    run, _ = reports[0]
+    res = {r.id: r for _, r in run.results()}
+    text = report.format_result(res["lem4.1"], run.settings, script="s1_good")
+    assert "status     PASS" in text and "sigma=0.25" in text and "control    rejected" in text
+    assert "slack" in text and "paper_checks/s1_good.py" in text
+    text = report.format_result(res["eq10"], run.settings)
+    assert "ERROR" in text and "ValueError" in text
+    table = report.format_table(run)
+    assert "lem4.1" in table and "FAIL" in table and "not yet checked" in table
