@@ -1,0 +1,204 @@
+"""Unit and property tests of the tight-rho engine (countdp.tight_rho)."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from countdp import dp_mechanisms as M
+from countdp import renyi as R
+from countdp import tight_rho as T
+from countdp.laws import CallableDensity, FinitePmf, Gaussian, MixedLaw
+
+
+@pytest.fixture(autouse=True)
+def _working_precision():
+    """The checks run under mpmath.workdps(settings.dps) (30 by default); so do these tests."""
+    with mpmath.workdps(30):
+        yield
+
+
+
+def pmf(values):
+    v = [mpmath.mpf(x) for x in values]
+    s = mpmath.fsum(v)
+    return FinitePmf({i: x / s for i, x in enumerate(v)})
+
+
+weights = st.lists(st.floats(min_value=0.05, max_value=1.0), min_size=2, max_size=5)
+
+
+# --------------------------------------------------------------------------------------------
+# The Gaussian case of the main paper (eq 11): the engine's self-check
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shift,s", [(1.0, 1.0), (0.5, 2.0), (3.0, 0.7)])
+def test_gaussian_equal_variance_flat(shift, s):
+    r = T.tight_rho((Gaussian(0, s), Gaussian(shift, s)))
+    exact = mpmath.mpf(shift) ** 2 / (2 * mpmath.mpf(s) ** 2)
+    assert abs(r.value - exact) < mpmath.mpf(10) ** -20
+    alphas, ratios = r.curve()
+    assert np.max(np.abs(ratios - float(exact))) < 1e-12 * float(exact)
+    assert r.flat
+    # D_inf is infinite and D_alpha/alpha does not decay: reported, never hidden
+    assert not r.bounded and mpmath.isinf(r.hi)
+    assert "not decaying" in r.tail
+
+
+def test_unequal_variance_gaussians_infinite():
+    # D_alpha(N(0,4) || N(0,1)) is infinite for alpha >= 4/3 (eq 34): rho* = inf with a reason
+    r = T.tight_rho((Gaussian(0, 1), Gaussian(0, 2)))
+    assert mpmath.isinf(r.value)
+    assert r.reason and "inf" in r.reason
+    assert r.direction.endswith("Q||P")
+
+
+def test_support_mismatch_infinite():
+    r = T.tight_rho((FinitePmf({0: 1}), FinitePmf({0: 0.5, 1: 0.5})))
+    assert mpmath.isinf(r.value)
+    assert "support mismatch" in r.reason
+
+
+# --------------------------------------------------------------------------------------------
+# Properties on random finite pairs
+# --------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(weights, weights)
+def test_rho_at_least_kl_and_bracket(wp, wq):
+    n = min(len(wp), len(wq))
+    r = T.tight_rho((pmf(wp[:n]), pmf(wq[:n])))
+    assert r.value >= r.kl_max - mpmath.mpf(10) ** -25
+    assert r.lo <= r.value <= r.hi
+    assert r.hi - r.lo <= 1e-6 * r.value + mpmath.mpf(10) ** -25
+    # the sup is at least every sampled D_alpha/alpha
+    for d in r.directions:
+        assert np.all(d.ratios <= float(r.hi) * (1 + 1e-12))
+
+
+@settings(max_examples=20, deadline=None)
+@given(weights, weights, st.randoms(use_true_random=False))
+def test_invariant_under_relabelling(wp, wq, rnd):
+    n = min(len(wp), len(wq))
+    wp, wq = wp[:n], wq[:n]
+    perm = list(range(n))
+    rnd.shuffle(perm)
+    a = T.tight_rho((pmf(wp), pmf(wq)))
+    b = T.tight_rho((pmf([wp[i] for i in perm]), pmf([wq[i] for i in perm])))
+    assert abs(a.value - b.value) <= a.width + b.width + mpmath.mpf(10) ** -25
+    assert a.attained_at_one == b.attained_at_one
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.floats(min_value=0.01, max_value=8.0))
+def test_kl_when_curve_decreases(eps):
+    # binary randomized response: D_alpha/alpha decreases, so rho* is the KL
+    r = T.tight_rho(M.krr_pair(eps, 2))
+    d = r.best()
+    assert np.all(np.diff(d.ratios) <= d.ratio_errors[1:] + d.ratio_errors[:-1] + 1e-15 * float(r.value))
+    assert r.attained_at_one
+    assert abs(r.value - r.kl_max) <= r.width
+
+
+def test_interior_maximum_found():
+    # 10-RR at eps = 1: the sup sits at a finite alpha, above the KL
+    r = T.tight_rho(M.krr_pair(1, 10))
+    assert not r.attained_at_one
+    assert 1.5 < r.alpha < 3.5
+    assert r.value - r.kl_max > 1e-3
+    # the value is D_alpha*/alpha* by the library's own summation too
+    lib = R.renyi(*M.krr_pair(1, 10), r.alpha)
+    assert abs(lib.value / r.alpha - r.value) < 1e-20
+
+
+@settings(max_examples=10, deadline=None)
+@given(weights, weights, st.floats(min_value=1.01, max_value=50))
+def test_mp_renyi_matches_library(wp, wq, alpha):
+    n = min(len(wp), len(wq))
+    P, Q = pmf(wp[:n]), pmf(wq[:n])
+    v, e = T.mp_renyi(P, Q, alpha)
+    lib = R.renyi(P, Q, alpha)
+    assert abs(v - lib.value) <= e + lib.error + mpmath.mpf(10) ** -25
+    D, E = T.renyi_curve(P, Q, [alpha])
+    assert abs(D[0] - float(v)) <= E[0] + 1e-14 * abs(float(v))
+
+
+def test_d_infinity():
+    v, how = T.d_infinity(*M.krr_pair(2.0, 5))
+    assert abs(v - 2) < mpmath.mpf(10) ** -25 and "exact" in how
+    v, _ = T.d_infinity(*M.laplace_pair(1.5))
+    assert abs(v - mpmath.mpf(1.5)) < 1e-9
+    v, how = T.d_infinity(Gaussian(0, 1), Gaussian(1, 1))
+    assert mpmath.isinf(v) and "growing" in how
+
+
+def test_mixed_law_matches_library():
+    # an atom at 0 plus a half-Gaussian-like density part, two different weights
+    def law(w, mu):
+        # mass w at 0, and (1 - w) N(mu, 1) conditioned on (0, inf) (its mass there is ncdf(mu))
+        c_np = math.log(1 - w) - 0.5 * math.log(2 * math.pi) - math.log(0.5 * math.erfc(-mu / math.sqrt(2)))
+        dens = CallableDensity(lambda x: mpmath.log(1 - w) - (x - mu) ** 2 / 2
+                               - mpmath.log(mpmath.sqrt(2 * mpmath.pi)) - mpmath.log(mpmath.ncdf(mu)),
+                               lo=0.0, center=mu, scale=1.0, mass=1 - w,
+                               np_logpdf=lambda x: c_np - (x - mu) ** 2 / 2)
+        return MixedLaw({0: w}, dens)
+
+    P, Q = law(0.3, 0.5), law(0.4, 0.8)
+    v, e = T.mp_renyi(P, Q, 2)
+    lib = R.renyi(P, Q, 2)
+    assert abs(v - lib.value) < 1e-9
+    r = T.tight_rho((P, Q))
+    assert r.kl_max <= r.value <= r.hi
+
+
+def test_family_of_pairs_takes_the_max():
+    fam = [M.krr_pair(1.0, 2), M.krr_pair(1.0, 3), M.krr_pair(1.0, 4)]
+    r = T.tight_rho(fam)
+    assert r.direction.startswith("pair 0")
+    assert abs(r.value - M.krr_kl(1.0, 2)) <= r.width
+
+
+def test_pmf_sup_ratio_agrees():
+    P, Q = M.krr_pair(0.5, 12)
+    v, a = T.pmf_sup_ratio([float(P.mp_pmf(i)) for i in range(12)], [float(Q.mp_pmf(i)) for i in range(12)])
+    r = T.tight_rho((P, Q))
+    assert abs(v - float(r.value)) < 1e-10 * float(r.value)
+    assert abs(a - r.alpha) < 1e-3 * r.alpha
+
+
+# --------------------------------------------------------------------------------------------
+# Bad input
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs,name", [
+    ({"alpha_min": 1.0}, "alpha_min"), ({"alpha_min": float("nan")}, "alpha_min"),
+    ({"alpha_max": 1.0 + 1e-7}, "alpha_max"), ({"rel_tol": 0}, "rel_tol"), ({"rel_tol": float("nan")}, "rel_tol"),
+    ({"points_per_decade": 1}, "points_per_decade"), ({"points_per_decade": 2.5}, "points_per_decade"),
+    ({"breakpoints": [float("nan")]}, "breakpoints"),
+])
+def test_bad_engine_arguments(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        T.tight_rho(M.krr_pair(1, 3), **kwargs)
+
+
+@pytest.mark.parametrize("pairs", [(1, 2), [], [(Gaussian(0, 1),)], "x"])
+def test_bad_pairs(pairs):
+    with pytest.raises(ValueError, match="pairs"):
+        T.tight_rho(pairs)
+
+
+def test_bad_alpha_for_curves():
+    P, Q = M.krr_pair(1, 3)
+    with pytest.raises(ValueError, match="alpha"):
+        T.renyi_curve(P, Q, [1.0, 2.0])
+    with pytest.raises(ValueError, match="alpha"):
+        T.mp_renyi(P, Q, 0.5)
+    with pytest.raises(ValueError, match="alpha"):
+        T.mp_renyi(P, Q, float("nan"))
