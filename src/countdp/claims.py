@@ -23,6 +23,7 @@ Infinite values compare as in the extended reals; ``inf == inf`` holds.
 from __future__ import annotations
 
 import math
+import time
 import traceback
 import zlib
 from dataclasses import dataclass, field
@@ -253,7 +254,8 @@ class ClaimResult:
 
     @property
     def worst(self) -> str | None:
-        """Largest |lhs - rhs| over the finite cases (the worst discrepancy between routes)."""
+        """Largest relative gap |lhs - rhs| / |rhs| over the finite equality cases (absolute where
+        |rhs| is within its error bar): the worst discrepancy between two routes."""
         worst = None
         for c in self.cases:
             try:
@@ -262,9 +264,14 @@ class ClaimResult:
                 continue
             if mpmath.isinf(a) or mpmath.isinf(b) or c.relation != "==":
                 continue
-            d = abs(a - b)
+            try:
+                t = _mpf(c.tol)
+            except (TypeError, ValueError):
+                t = mpmath.mpf(0)
+            # relative where rhs stands clear of its error bar, absolute otherwise (a tiny rhs)
+            d = abs(a - b) / abs(b) if abs(b) > t and b != 0 else abs(a - b)
             worst = d if worst is None or d > worst else worst
-        return None if worst is None else fmt(worst, 6)
+        return None if worst is None else fmt(worst, 3)
 
     def to_json(self) -> dict:
         d = {
@@ -457,7 +464,63 @@ def run_check(spec: CheckSpec, settings: Settings) -> ClaimResult:
         res.error = traceback.format_exc(limit=8)
         res.reason = "the check raised an exception"
         return res
-    return builder.result(time.perf_counter() - t0)
+    res = builder.result(time.perf_counter() - t0)
+    if settings.certify:
+        res.certified = _merge_certificates(res.certified, spec.id, settings.quick)
+    return res
+
+
+_CERTIFICATES: dict = {}
+
+
+def certificates(quick: bool) -> dict:
+    """Ball-arithmetic certificates (countdp.certify) grouped by claim id, computed once per
+    process: {id: {"certified": all records proved, "records": n, "max_radius", "seconds", ...}}.
+    A record counts only when its verdict is PROVED_TRUE (balls separated, or the closed form
+    inside a certified enclosure); undecided is never counted as proved."""
+    if quick not in _CERTIFICATES:
+        try:
+            from . import certify
+
+            t0 = time.perf_counter()
+            records = certify.certify_all(quick=quick)
+            grouped: dict = {}
+            for rec in records:
+                d = rec.as_dict()
+                g = grouped.setdefault(d["claim"], {"records": 0, "proved": 0, "max_radius": 0.0,
+                                                    "seconds": 0.0, "statements": []})
+                g["records"] += 1
+                g["proved"] += str(d["verdict"]) == "proved_true"
+                try:
+                    g["max_radius"] = max(g["max_radius"], float(d["radius"]))
+                except (TypeError, ValueError):
+                    pass
+                g["seconds"] += float(d.get("seconds") or 0.0)
+                g["statements"].append(f"{d['name']}: {d['verdict']} {d['enclosure']}")
+            _CERTIFICATES[quick] = {"by_claim": grouped, "seconds": time.perf_counter() - t0, "error": None}
+        except Exception:  # noqa: BLE001 -- certification failing must be visible, not fatal
+            _CERTIFICATES[quick] = {"by_claim": {}, "seconds": 0.0, "error": traceback.format_exc(limit=4)}
+    return _CERTIFICATES[quick]
+
+
+def _merge_certificates(own: dict | None, claim_id: str, quick: bool) -> dict:
+    cert = certificates(quick)
+    if cert["error"]:
+        return {"certified": False, "reason": "the certified layer raised: " + cert["error"].strip().splitlines()[-1]}
+    g = cert["by_claim"].get(claim_id)
+    if g is None:
+        return own or {"certified": False, "reason": "no ball-arithmetic route for this claim (numerical evidence)"}
+    out = {
+        "certified": g["proved"] == g["records"],
+        "records": g["records"],
+        "proved": g["proved"],
+        "enclosure_radius": f"{g['max_radius']:.3g}",
+        "seconds": round(g["seconds"], 4),
+        "what": g["statements"],
+    }
+    if own:
+        out.update({k: v for k, v in own.items() if k != "certified"})
+    return out
 
 
 def result_to_dict(res: ClaimResult) -> dict:

@@ -40,6 +40,7 @@ class Density:
 
     lo: float = -np.inf
     hi: float = np.inf
+    breakpoints: tuple = ()  # x-values where the density has a kink: quadrature splits there
 
     # -- values --
     def mp_logpdf(self, x):

@@ -256,6 +256,11 @@ def _density_integral(pd: Density, qd: Density, alpha):
 
     steps = [0.0, 1.5, 3, 5, 8, 12, 18, 27, 40]
     pts = {t_star + s * width for s in steps} | {t_star - s * width for s in steps}
+    # kinks of either density (x-coordinates, attribute ``breakpoints``) must be nodes
+    for dens in (pd, qd):
+        for b in getattr(dens, "breakpoints", ()):
+            if pd.lo < float(b) < pd.hi:
+                pts.add(float(pd.to_t(mpmath.mpf(b))))
     inner = sorted(p for p in pts if t_lo < p < t_hi)
     ends_lo = mp_lo if mp_lo is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -INF)
     ends_hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else INF

@@ -184,7 +184,7 @@ def summary_md(run: "Run") -> str:
                f"{counts['missing']} not yet checked**{scope}.")
     out.append("")
     out.append("Columns: *routes compared* are the independent computations each case sets side "
-               "by side; *worst discrepancy* is the largest |lhs - rhs| over its `==` cases; "
+               "by side; *worst discrepancy* is the largest relative gap |lhs - rhs|/|rhs| over its `==` cases (absolute where rhs = 0); "
                "*slack* is how far an inequality is from equality; the *negative control* is a "
                "perturbed claim the same comparison must reject; *certified* is set where a "
                "bound is proved by interval arithmetic.")
@@ -443,7 +443,7 @@ def format_result(res: ClaimResult, settings: Settings | None = None,
     if res.slack:
         lines.append(f"slack      {res.slack}")
     if rj.get("worst_discrepancy"):
-        lines.append(f"worst      {rj['worst_discrepancy']} (largest |lhs - rhs| over == cases)")
+        lines.append(f"worst      {rj['worst_discrepancy']} (largest relative gap |lhs - rhs|/|rhs| over == cases)")
     if res.certified is not None:
         lines.append(f"certified  {_certified_text(res)}")
     for f in rj.get("findings", []):

@@ -74,7 +74,7 @@ def quad_expectation(law: Law, g: Callable, breaks=()) -> tuple[mpmath.mpf, mpma
         t_lo, t_hi = d.t_range()
         c, s = d.t_center_scale()
         pts = {c + k * s for k in (-12, -8, -5, -3, -2, -1, 0, 1, 2, 3, 5, 8, 12)}
-        for b in breaks:
+        for b in (*breaks, *getattr(d, "breakpoints", ())):
             tb = _t_of_x(d, mpmath.mpf(b))
             if tb is not None:
                 pts.add(tb)
