@@ -148,9 +148,11 @@ def _certified_text(res: ClaimResult) -> str:
     cert = res.certified
     if not cert:
         return "-"
-    word = "yes" if cert.get("certified") else "NO"
-    extra = ", ".join(f"{k}={claims.fmt(v)}" for k, v in cert.items() if k != "certified")
-    return f"{word} ({extra})" if extra else word
+    if "records" not in cert:
+        return "no: " + str(cert.get("reason", "numerical evidence only"))
+    word = "PROOF" if cert.get("certified") else "partial"
+    return (f"{word} ({cert.get('proved')}/{cert.get('records')} records, radius <= "
+            f"{cert.get('enclosure_radius')}, {cert.get('seconds')} s)")
 
 
 def _last_line(text: str | None) -> str:
