@@ -250,6 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("claim_id", metavar="CLAIM_ID")
     common(sp)
     sp.add_argument("--quick", action="store_true", help="the quick (CI) parameter grid")
+    sp.add_argument("--certify", action="store_true",
+                    help="attach the ball-arithmetic certificates (the default; see --no-certify)")
     sp.add_argument("--no-certify", action="store_true", help="skip interval certification")
     sp.add_argument("--json", action="store_true", help="print the result as JSON")
     sp.set_defaults(func=cmd_check)
