@@ -402,19 +402,388 @@ def test_decimals():
     assert C.decide_decimal(k["pi/(4e^2)"], "0.1062921") is TRUE
 
 
+# --------------------------------------------------------------------------- eq (10)
+
+
+def mp_U(n, c, sig):
+    return lambda z: (n + c) * mp.exp(sig * z - sig**2) - c
+
+
+@pytest.mark.parametrize("n,sg", [(0, "s"), (10, "s"), (3, 1)])
+def test_eq10_log_count_law(n, sg):
+    s = C.sigma(R0, CC) if sg == "s" else arb(sg)
+    ms = MP_S if sg == "s" else mp.mpf(sg)
+    law = C.log_count_law(n, 1, s)
+    # independent route: mpmath quadrature of the count-space density of U_n
+    f = lambda y: mp.npdf((mp.log((y + 1) / (n + 1)) + ms**2) / ms) / (ms * (y + 1))  # noqa: E731
+    U = mp_U(n, 1, ms)
+    # breakpoints at U_n(z), z = -16..16 (the density is below e^-128 beyond)
+    pts = [U(z) for z in range(-16, 17, 2)]
+    mean = mp.quad(lambda y: mp.log(y + 1) * f(y), pts)
+    var = mp.quad(lambda y: (mp.log(y + 1) - mean) ** 2 * f(y), pts)
+    cdf1 = mp.quad(f, pts[:9] + [U(1)])
+    assert contains(law["mean"], mean)
+    assert contains(law["var"], var)
+    assert contains(law["cdf(1)"], cdf1)
+    assert contains(law["mass"], mp.quad(f, pts))
+    m_cf, v_cf = C.eq10_rhs(n, 1, s)
+    assert contains(m_cf, mp.log(n + 1) - ms**2) and contains(v_cf, ms**2)
+    # negative control: the mean-one drift's centre log(n+c) - sigma^2/2 is excluded
+    assert C.decide_contains(law["mean"], arb(n + 1).log() - C.to_arb(s) ** 2 / 2) is FALSE
+    assert C.decide_contains(law["var"], C.to_arb(s) ** 2 * fmpq(101, 100)) is FALSE
+
+
+# --------------------------------------------------------------------------- Lemma 6.1
+
+
+def mp_renyi(a, f_p, f_q, pts):
+    return mp.log(mp.quad(lambda x: f_p(x) ** a * f_q(x) ** (1 - a), pts)) / (a - 1)
+
+
+@pytest.mark.parametrize("alpha,k", [(2, 2), (10, 3), ("3/2", 5)])
+def test_lem61_chain(alpha, k):
+    D = C.chain_divergence(alpha, k, fmpq(1, 2), 1)
+    a, mu = mpq(alpha), mp.mpf(k) / 2
+    ctr = (1 - a) * mu
+    ref = mp_renyi(a, mp.npdf, lambda x: mp.npdf(x, mu), [-mp.inf, ctr - 12, ctr, ctr + 12, mp.inf])
+    assert contains(D, ref)
+    assert C.decide_contains(D, C.lem61_rhs(alpha, k, fmpq(1, 2), 1)) is TRUE
+    # negative control: the linear-in-k bound alpha k rho
+    assert C.decide_le(D, C.lem61_rhs(alpha, 1, fmpq(1, 2), 1) * k) is FALSE
+
+
+def test_lem61_mechanism_chain():
+    s = C.sigma(R0, CC)
+    for n, k in ((1, 2), (10, 5)):
+        D = C.mechanism_chain_divergence(2, n, k, 1, s)
+        ref = 2 * mp.log(mp.mpf(n + k + 1) / (n + 1)) ** 2 / (2 * MP_S**2)
+        assert contains(D, ref)
+        assert C.decide_lt(D, 2 * k * k * C.v(n + 1, s, 1)) is TRUE
+        assert C.decide_le(D, 2 * k * C.v(n + 1, s, 1)) is FALSE
+
+
+# --------------------------------------------------------------------------- Lemma 7.1, Sec 7
+
+
+def mp_general_integrand(case):
+    a, mp_, sp, mq, sq = (mpq(x) for x in case)
+    f = lambda x: mp.npdf(x, mp_, sp) ** a * mp.npdf(x, mq, sq) ** (1 - a)  # noqa: E731
+    return a, mp_, sp, mq, sq, f
+
+
+@pytest.mark.parametrize("case", [(2, 0, 1, 1, "6/5"), ("17/10", 3, "3/2", 2, 1),
+                                  (10, 1, 1, 0, 2)])
+def test_lem71_finite(case):
+    I, D = C.renyi_gaussian_general(*case)
+    a, mp_, sp, mq, sq, f = mp_general_integrand(case)
+    A2 = a / sp**2 + (1 - a) / sq**2
+    m = (a * mp_ / sp**2 + (1 - a) * mq / sq**2) / A2
+    w = 1 / mp.sqrt(A2)
+    ref = mp.quad(f, [-mp.inf, m - 30 * w, m - 5 * w, m, m + 5 * w, m + 30 * w, mp.inf])
+    assert contains(I, ref)
+    sa2 = a * sq**2 + (1 - a) * sp**2
+    Dref = mp.log(sq / sp) + mp.log(sq**2 / sa2) / (2 * (a - 1)) + a * (mp_ - mq) ** 2 / (2 * sa2)
+    assert contains(D, Dref)
+    Dc, Ic = C.renyi_gaussian_general_closed(*case)
+    assert contains(Ic, ref)
+    # negative controls: divergence claimed on a finite case; equal-variance formula
+    assert C.certify_divergence_growth(*case, levels=3).verdict is FALSE
+    al, mu_p, mu_q, s_q = (arb(C.to_fmpq(x)) for x in (case[0], case[1], case[3], case[4]))
+    assert C.decide_contains(D, al * (mu_p - mu_q) ** 2 / (2 * s_q**2)) is FALSE
+
+
+@pytest.mark.parametrize("case", [("9/5", 3, "3/2", 2, 1), (3, 0, 2, 1, "3/2")])
+def test_lem71_divergent(case):
+    res = C.certify_divergence_growth(*case, levels=3)
+    assert res.verdict is TRUE
+    assert C.eq34_margin(case[0], case[2], case[4]) <= 0
+    *_, f = mp_general_integrand(case)
+    for j, (T, _low) in enumerate(res.extra["T_j, lower bound"], start=1):
+        Tm = mpq(T)
+        ref = mp.quad(f, mp.linspace(-Tm, Tm, 9))
+        assert contains(C.renyi_truncated(*case, C.to_fmpq(T)), ref)
+        assert ref > 10**j
+
+
+@pytest.mark.parametrize("r", ["1/10", "1/2", 2])
+def test_sec7_boundary_mass(r):
+    low, enc = C.gaussian_mass_above(1, r)
+    assert contains(enc, mp.ncdf(1 / mpq(r)))
+    assert contains(enc, mp.quad(lambda x: mp.npdf(x, 1, mpq(r)), [0, 1, mp.inf]))
+    assert C.decide_gt(low, 0) is TRUE
+    # negative control: "X_1 puts no mass on (0, inf)"
+    assert C.decide_le(low, 0) is FALSE
+
+
+# --------------------------------------------------------------------------- Theorem 1.1
+
+
+@pytest.mark.parametrize("r", ["0.05", "0.5", "0.9"])
+def test_thm11(r):
+    res = C.certify_thm11(300, r)
+    assert res.verdict is TRUE, res
+    rm = mpq(r)
+    ms = mp_sigma(rm / 2, 1)
+    assert contains(arb(res.extra["lim n^2 v(n) = 1/(2 sigma^2)"]), 1 / (2 * ms**2))
+    eq15 = (1 - rm) ** 6 / (128 * rm**2 * (1 + rm) ** 2)
+    assert contains(arb(res.extra["eq15"]), eq15)
+    # negative control: n^2 v(n) < (1 - 10^-3)/(2 sigma^2) fails at n = 10^4
+    s = C.sigma(C.to_fmpq(r) / 2, 1)
+    n = 10**4
+    x = C.v(n, s, 1) * n * n
+    assert contains(x, (n * mp.log(1 + mp.mpf(1) / n)) ** 2 / (2 * ms**2))
+    assert C.decide_lt(x, (1 - arb(fmpq(1, 1000))) / (2 * s * s)) is FALSE
+
+
+def test_constant_release():
+    assert C.certify_constant_release(200).verdict is TRUE
+    assert C.certify_constant_release(200, r=fmpq(1, 2)).verdict is FALSE
+
+
+# --------------------------------------------------------------------------- Section 8
+
+
+@pytest.mark.parametrize("n", [0, 1, 10])
+def test_bias(n):
+    s = C.sigma(R0, CC)
+    bu = C.integral_mean_unclipped(n, 1, s) - n
+    br = C.integral_mean_released(n, 1, s) - n
+    U = mp_U(n, 1, MP_S)
+    ref_u = mp.quad(lambda z: U(z) * mp.npdf(z), [-mp.inf, -5, 0, 5, mp.inf]) - n
+    zc = (mp.log(mp.mpf(1) / (n + 1)) + MP_S**2) / MP_S
+    ref_r = mp.quad(lambda z: U(z) * mp.npdf(z), [zc, zc + 3, zc + 10, mp.inf]) - n
+    assert contains(bu, ref_u)
+    assert contains(br, ref_r)
+    assert contains(bu, (n + 1) * (mp.exp(-MP_S**2 / 2) - 1))
+    assert C.decide_contains(br, C.bias_released_rhs(n, 1, C.sigma(R0, CC, prec=120))) \
+        is not FALSE
+    assert C.decide_lt(bu, 0) is TRUE
+    # negative controls: "unbiased"; "the released mean is below n at n = 0"
+    assert C.decide_eq_enclosure(bu, 0) is FALSE
+    assert C.decide_eq_enclosure(br, 0) is FALSE
+    if n == 0:
+        assert C.decide_lt(br, 0) is FALSE
+    else:
+        assert C.decide_lt(br, 0) is TRUE
+
+
+@pytest.mark.parametrize("sg", ["0.1", "0.001"])
+def test_small_r(sg):
+    ratio, closed = C.small_r_ratio(C.to_arb(sg))
+    s = mp.mpf(sg)
+    g = lambda z: mp.expm1(s * z - s * s) - s * z  # noqa: E731
+    z1 = mp.findroot(g, s - mp.sqrt(2))
+    z2 = mp.findroot(g, s + mp.sqrt(2))
+    ref = mp.quad(lambda z: abs(g(z)) * mp.npdf(z), [-mp.inf, z1 - 5, z1, s, z2, z2 + 5, mp.inf])
+    assert contains(ratio, ref / s**2)
+    assert ratio.overlaps(closed)
+    assert C.decide_lt(ratio, 2) is TRUE
+    lim = 1 / mp.mpf(2) + 2 * (mp.sqrt(2) * mp.npdf(mp.sqrt(2)) - mp.ncdf(-mp.sqrt(2)))
+    assert contains(C.small_r_limit(), lim)
+    # negative control: the ratio is not below 1/2
+    assert C.decide_lt(ratio, fmpq(1, 2)) is FALSE
+
+
+@pytest.mark.parametrize("r", ["0.1", "0.001", "0.0001"])
+def test_eq13(r):
+    x, ratio = C.eq13_remainder_ratio(r)
+    with mp.workdps(90):
+        rm = mpq(r)
+        xr = mp.sqrt(2) * mp.erfinv(rm)
+        ref = (xr - rm * mp.sqrt(mp.pi / 2)) / rm**3
+        assert contains(x, xr)
+        assert contains(ratio, ref)
+        assert contains(C.eq13_coefficient(), mp.sqrt(mp.pi / 2) * mp.pi / 12)
+    coef = C.eq13_coefficient()
+    ra = C.to_arb(r)
+    assert C.decide_le(abs(ratio - coef), ra * ra / 4) is TRUE
+    # negative control: a remainder constant 10 times too small
+    assert C.decide_le(abs(ratio - coef), ra * ra / 40) is FALSE
+
+
+@pytest.mark.parametrize("c", [1, "1/2"])
+def test_limit_c(c):
+    cm = mpq(c)
+    L = (1 + cm) ** 2 / mp.pi
+    for r in ("0.01", "0.0001"):
+        rq = C.to_fmpq(r)
+        rm = mpq(rq)
+        val = C.large_count_coefficient(rq, rq * (1 - rq), c)
+        with mp.workdps(80):
+            ms = mp.sqrt(2) * mp.erfinv(rm * (1 - rm) / (1 + cm))
+            ref = rm**2 / (2 * ms**2)
+            assert contains(val, ref)
+        La = (1 + C.to_arb(c)) ** 2 / arb.pi()
+        assert C.decide_le(abs(val - La), 3 * La * arb(rq)) is TRUE
+        # negative control: convergence claimed with constant 1 (the true one is ~2)
+        assert C.decide_le(abs(val - La), La * arb(rq)) is FALSE
+        assert C.decide_le(abs(C.boundary_ratio(rq, rq * (1 - rq), c) - 1), 3 * arb(rq)) is TRUE
+
+
+def test_c_equals_r_family():
+    for r in ("0.01", "0.0001"):
+        rq = C.to_fmpq(r)
+        rm = mpq(rq)
+        with mp.workdps(80):
+            ms = mp.sqrt(2) * mp.erfinv(rm * (1 - rm) / (1 + rm))
+            assert contains(C.large_count_coefficient(rq, rq * (1 - rq), rq), rm**2 / (2 * ms**2))
+            v1 = mp.log((1 + rm) / rm) ** 2 / (2 * ms**2)
+            assert contains(C.c_equals_r_ratio(r), v1 * rm**2 / mp.log(1 / rm) ** 2)
+        ratio = C.c_equals_r_ratio(r)
+        assert C.decide_ge(ratio, fmpq(3, 10)) is TRUE
+        assert C.decide_le(ratio, fmpq(3, 10)) is FALSE
+
+
+# --------------------------------------------------------------------------- products
+
+
+def mp_log_space_I(a, kp, kq, c, ms):
+    mu_p, mu_q = mp.log(kp + c) - ms**2, mp.log(kq + c) - ms**2
+    ctr = mu_p + (1 - a) * (mu_q - mu_p)
+    f = lambda w: mp.npdf(w, mu_p, ms) ** a * mp.npdf(w, mu_q, ms) ** (1 - a)  # noqa: E731
+    return mp.quad(f, [-mp.inf, ctr - 20 * ms, ctr, ctr + 20 * ms, mp.inf])
+
+
+def test_sec5_product():
+    s = C.sigma(R0, CC)
+    for alpha, n in ((2, 1), (10, 3)):
+        I1, _ = C.mechanism_renyi(alpha, n, n - 1, 1, s)
+        I2, _ = C.mechanism_renyi(alpha, 7, 7, 1, s)
+        I, D = C.product_divergence(alpha, (I1, I2))
+        a = mp.mpf(alpha)
+        ref = mp_log_space_I(a, n, n - 1, 1, MP_S) * mp_log_space_I(a, 7, 7, 1, MP_S)
+        assert contains(I, ref)
+        assert contains(D, a * mp.log(mp.mpf(n + 1) / n) ** 2 / (2 * MP_S**2))
+        assert C.decide_contains(I2, 1) is TRUE
+        # negative control: counting the identical coordinate's budget too
+        assert C.decide_contains(D, 2 * alpha * C.v(n, s, 1)) is FALSE
+
+
+def test_sec8_composition():
+    mechs = ((fmpq(1, 4), 1), (fmpq(1, 10), fmpq(1, 2)), (fmpq(1, 2), 2))
+    n, alpha = 2, 2
+    Is, tot, mx = [], mp.mpf(0), arb(0)
+    for r0, c in mechs:
+        s = C.sigma(r0, c)
+        Is.append(C.mechanism_renyi(alpha, n, n - 1, c, s)[0])
+        ms = mp_sigma(mpq(r0), mpq(c))
+        tot += alpha * mp.log((n + mpq(c)) / (n - 1 + mpq(c))) ** 2 / (2 * ms**2)
+        b = alpha * C.v(n, s, c)
+        mx = b if b > mx else mx
+    I, D = C.product_divergence(alpha, Is)
+    assert contains(D, tot)
+    assert C.decide_le(D, mx) is FALSE
+
+
+# --------------------------------------------------------------------------- Cor 6.7, Lem 6.3
+
+
+@pytest.mark.parametrize("L", [2, 8])
+def test_cor67_truncated_gaussian(L):
+    with ctx.workprec(120):
+        I = C.truncated_gaussian_integrals(L)
+        Z = mp.quad(mp.npdf, [-L, 0, L])
+        f = lambda x: mp.npdf(x) / Z  # noqa: E731
+        h = mp.quad(lambda x: -f(x) * mp.log(f(x)), [-L, 0, L])
+        tau2 = mp.quad(lambda x: x * x * f(x), [-L, 0, L])
+        assert contains(I["Z"], Z) and contains(I["h"], h) and contains(I["tau2"], tau2)
+        cl = C.truncated_gaussian_closed(L)
+        assert contains(cl["h"], h) and contains(cl["tau2"], tau2)
+        target = arb.pi() / (4 * arb.const_e() ** 2)
+        val = C.cor67_value(I["h"], I["tau2"])
+        assert contains(val, mp.exp(2 * h) / (8 * mp.e**3 * tau2))
+        assert C.decide_lt(val, target) is TRUE
+        # negative control: a value 10% (L = 2) / 0.1% (L = 8) below the limit is not proved
+        assert C.decide_lt(val, target * (fmpq(9, 10) if L == 2 else fmpq(999, 1000))) is FALSE
+
+
+def test_lem63_ingredients():
+    Iu = C.integral_uniform_abs()
+    assert contains(Iu, mp.quad(abs, [-0.5, 0, 0.5]))
+    assert C.decide_contains(Iu, fmpq(1, 4)) is TRUE
+    assert C.decide_contains(Iu, fmpq(1, 3)) is FALSE
+    for d in (1, "1/4"):
+        h, m = C.laplace_entropy(d)
+        dm = mpq(d)
+        f = lambda x: mp.exp(-abs(x) / dm) / (2 * dm)  # noqa: E731
+        assert contains(h, mp.quad(lambda x: -f(x) * mp.log(f(x)), [-mp.inf, 0, mp.inf]))
+        assert contains(m, mp.quad(lambda x: abs(x) * f(x), [-mp.inf, 0, mp.inf]))
+        assert contains(h, mp.log(2 * mp.e * dm))
+        # negative control: entropy log(2 e d) + 1/1000
+        assert C.decide_contains(h, (2 * arb.const_e() * C.to_arb(d)).log() + fmpq(1, 1000)) \
+            is FALSE
+
+
+def test_rounding_identity_and_conversion():
+    assert C.certify_rounding_identity(grid=8, n_max=4).verdict is TRUE
+    # negative control: the weights swapped (P(ceil) = 1 - t) do not give mean y
+    from flint import fmpq_mpoly_ctx
+    R = fmpq_mpoly_ctx.get(("f", "t"))
+    f, t = R.gens()
+    assert not (t * f + (1 - t) * (f + 1) == f + t)
+    res = C.certify_conversion_order(300)
+    assert res.verdict is TRUE
+    s = C.sigma(R0, CC)
+    e1 = C.conversion_epsilon(1, fmpq(1, 10**6), s, 1)
+    v1 = mp.log(2) ** 2 / (2 * MP_S**2)
+    assert contains(e1, v1 + 2 * mp.sqrt(v1 * mp.log(10**6)))
+    # negative control: n eps(n) at n = 1 is not below the lower constant
+    assert C.decide_le(e1, arb(res.extra["lower constant"]).lower()) is FALSE
+
+
 # --------------------------------------------------------------------------- records
 
 
-def test_certify_all_quick():
-    recs = C.certify_all(quick=True)
+@pytest.fixture(scope="module")
+def quick_records():
+    return C.certify_all(quick=True)
+
+
+NEW_IDS = ("eq10", "lem6.1", "lem7.1", "sec7.boundary", "thm1.1", "sec8.bias", "sec8.small_r",
+           "eq13", "sec5.1.limit_c", "sec5.product", "lem6.3", "sec8.composition", "prop2.2b",
+           "prop2.3", "sec5.1.c_equals_r", "cor3.2.round", "sec5.1.conv")
+
+
+def test_certify_all_quick(quick_records):
+    recs = quick_records
     claims = {r.claim for r in recs}
     for cid in ("eq3", "thm3.1.ii", "thm3.1.i", "lem4.1", "eq8", "eq9", "eq11", "eq12",
                 "sec5.post", "sec5.mono", "sec4.1.deriv", "sec4.1.argmin", "prop6.2",
                 "prop6.2.steps", "cor6.5", "cor6.7", "eq32", "table2", "sec8.two_count",
-                "eq35", "cor3.2", "thm3.1.iii"):
+                "eq35", "cor3.2", "thm3.1.iii") + NEW_IDS:
         assert cid in claims, cid
     bad = [(r.name, r.verdict) for r in recs if r.verdict is not TRUE]
     assert not bad, bad
     d = recs[0].as_dict()
     assert set(d) >= {"name", "claim", "enclosure", "radius", "verdict", "seconds"}
     assert d["verdict"] == "proved_true"
+    from countdp.claims import MAIN_PAPER_IDS
+    assert len(claims & set(MAIN_PAPER_IDS)) >= 30
+    assert claims <= set(MAIN_PAPER_IDS)
+    for r in recs:  # every record says what it proves
+        assert r.statement and r.claim and r.name
+
+
+def test_records_enclosures_parse(quick_records):
+    for r in quick_records:
+        if r.enclosure:
+            b = arb(r.enclosure)
+            assert b.is_finite(), r.name
+            assert r.radius
+
+
+def test_certified_summary(quick_records):
+    summ = C.certified_summary(quick_records)
+    assert len(summ) >= 30
+    assert all(v["certified"] for v in summ.values())
+    for cid, v in summ.items():
+        assert set(v) == {"certified", "records", "max_radius", "seconds"}
+        assert v["records"] == sum(r.claim == cid for r in quick_records)
+        assert v["seconds"] >= 0
+    # a synthetic undecided record makes its claim uncertified; max radius is the largest
+    fake = [C.CertRecord("a", "x", "s", "[1 +/- 1e-10]", "1.0e-10", TRUE, 0.5),
+            C.CertRecord("b", "x", "s", "[1 +/- 1e-3]", "1.0e-3", UND, 0.25),
+            C.CertRecord("c", "y", "s", "", "", TRUE, 0.0)]
+    s2 = C.certified_summary(fake)
+    assert s2["x"] == {"certified": False, "records": 2, "max_radius": "1.0e-3", "seconds": 0.75}
+    assert s2["y"] == {"certified": True, "records": 1, "max_radius": "", "seconds": 0.0}

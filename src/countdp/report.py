@@ -152,7 +152,7 @@ def _certified_text(res: ClaimResult) -> str:
         return "no: " + str(cert.get("reason", "numerical evidence only"))
     word = "PROOF" if cert.get("certified") else "partial"
     return (f"{word} ({cert.get('proved')}/{cert.get('records')} records, radius <= "
-            f"{cert.get('enclosure_radius')}, {cert.get('seconds')} s)")
+            f"{cert.get('enclosure_radius')})")
 
 
 def _last_line(text: str | None) -> str:
