@@ -191,7 +191,7 @@ def test_summary_md(reports):
     row = next(ln for ln in md.splitlines() if ln.startswith("| `lem4.1`"))
     assert "| PASS |" in row and "closed form vs mpmath quadrature" in row
     assert "1e-28 \\| tight" in row  # pipes in text are escaped
-    assert "rejected: constant off by 1e-6" in row and "| yes (" in row and "s1_good" in row
+    assert "rejected: constant off by 1e-6" in row and "| PROOF (" in row and "s1_good" in row
     worst = float(row.split(" | ")[4])  # worst discrepancy, computed at the working precision
     assert worst == pytest.approx(1e-28, rel=1e-3)
     assert "| FAIL |" in md and "| ERROR |" in md
