@@ -36,9 +36,15 @@ def log_moments_by_quadrature(law):
     d = law.density
     cc = d.c
     nodes = [-cc] + [mpmath.exp(d.mu + k * d.s) - cc for k in (-10, -5, -2, 0, 2, 5, 10)] + [mpmath.inf]
-    dens = (lambda u: mpmath.exp(d.mp_logpdf(u)))
-    m1 = mpmath.quad(lambda u: mpmath.log(u + cc) * dens(u), nodes, error=True)
-    m2 = mpmath.quad(lambda u: mpmath.log(u + cc) ** 2 * dens(u), nodes, error=True)
+    def moment(k):
+        def f(u):
+            lf = d.mp_logpdf(u)
+            if lf == -mpmath.inf:  # u + c rounds to 0 at the lower end: the density vanishes there
+                return mpmath.mpf(0)
+            return mpmath.log(u + cc) ** k * mpmath.exp(lf)
+        return mpmath.quad(f, nodes, error=True)
+
+    m1, m2 = moment(1), moment(2)
     mean = m1[0]
     return mean, m2[0] - mean ** 2, abs(m1[1]) + abs(m2[1])
 

@@ -27,6 +27,7 @@ from .laws import Density, Gaussian, IntegerLaw, Law, LogShiftedGaussian, PointM
 from .mechanisms import renyi_gaussian_equal_variance
 
 INF = mpmath.mpf("inf")
+_QUAD_METHOD = "tanh-sinh"
 MAX_TERMS = 50_000  # integer laws: the most pmf terms a divergence sum may enumerate
 
 
@@ -244,7 +245,7 @@ def _density_integral(pd: Density, qd: Density, alpha):
         return 1e300 if v == -INF else (-1e300 if v == INF else -float(v))
 
     grid = np.linspace(a_lo if np.isfinite(a_lo) else min(cands) - 60 * scale,
-                       a_hi if np.isfinite(a_hi) else max(cands) + 60 * scale, 241)
+                       a_hi if np.isfinite(a_hi) else max(cands) + 60 * scale, 97)
     vals = np.array([neg_g(t) for t in grid])
     if np.any(vals <= -1e300):
         return INF, mpmath.mpf(0), "support mismatch: Q's density vanishes where P's does not"
@@ -275,7 +276,7 @@ def _density_integral(pd: Density, qd: Density, alpha):
             return INF, mpmath.mpf(0), (f"the integrand does not decay in the {side} tail "
                                         "(log-integrand nondecreasing far out): not integrable")
 
-    steps = [0.0, 1.5, 3, 5, 8, 12, 18, 27, 40]
+    steps = [0.0, 2, 4, 7, 11, 17, 26, 40]
     pts = {t_star + s * width for s in steps} | {t_star - s * width for s in steps}
     # kinks of either density (x-coordinates, attribute ``breakpoints``) must be nodes
     for dens in (pd, qd):
@@ -300,7 +301,7 @@ def _density_integral(pd: Density, qd: Density, alpha):
             v = g(t)
             return mpmath.mpf(0) if v == -INF else mpmath.exp(v - g_ref)
 
-    val, err = mpmath.quad(f, nodes, error=True, maxdegree=10)
+    val, err = mpmath.quad(f, nodes, error=True, maxdegree=10, method=_QUAD_METHOD)
     # mpmath's estimate covers discretisation; add the rounding of ~10^3 summed nodes
     err = abs(err) + 1000 * mpmath.eps * abs(val)
     scale_f = mpmath.exp(g_ref)
