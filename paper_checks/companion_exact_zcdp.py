@@ -384,20 +384,6 @@ def figures(settings):
 
 
 if __name__ == "__main__":
-    import sys
-    import time
+    from countdp.runner import script_main
 
-    from countdp.claims import Settings, checks_in, run_check
-
-    settings = Settings(quick="--quick" in sys.argv)
-    t0 = time.perf_counter()
-    for spec in checks_in(sys.modules[__name__]):
-        res = run_check(spec, settings)
-        print(f"{res.id:22s} {res.status:5s} {res.seconds:7.2f}s cases={len(res.cases)} "
-              f"controls={sum(c.rejected for c in res.controls)}/{len(res.controls)} rejected"
-              + (f"  {res.reason}" if res.reason else ""))
-        if res.error:
-            print(res.error)
-    print(f"total {time.perf_counter() - t0:.1f}s")
-    if "--figures" in sys.argv:
-        print(figures(settings))
+    raise SystemExit(script_main(__file__))

@@ -236,14 +236,6 @@ def constant_release(c):
 # --------------------------------------------------------------------------------------------
 
 if __name__ == "__main__":
-    import sys
+    from countdp.runner import script_main
 
-    from countdp.claims import Settings, checks_in, run_check
-
-    settings = Settings(quick="--quick" in sys.argv)
-    for spec in checks_in(sys.modules[__name__]):
-        res = run_check(spec, settings)
-        print(f"{res.id:14s} {res.status:5s} {res.seconds:7.2f}s  cases={len(res.cases)}  "
-              f"controls={[ctl.to_json()['status'] for ctl in res.controls]}  {res.reason or ''}")
-        if res.error:
-            print(res.error)
+    raise SystemExit(script_main(__file__))

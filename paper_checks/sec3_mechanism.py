@@ -286,9 +286,6 @@ def corollary_3_2_rounding(c):
 
 
 if __name__ == "__main__":
-    from countdp.claims import Settings, checks_in, run_check
+    from countdp.runner import script_main
 
-    quick = "--quick" in sys.argv
-    for spec in checks_in(sys.modules[__name__]):
-        res = run_check(spec, Settings(quick=quick))
-        print(spec.id, res.status, res.reason or "", f"{res.seconds:.1f}s", res.error or "")
+    raise SystemExit(script_main(__file__))

@@ -133,9 +133,6 @@ def equation_9(c):
 
 
 if __name__ == "__main__":
-    from countdp.claims import Settings, checks_in, run_check
+    from countdp.runner import script_main
 
-    quick = "--quick" in sys.argv
-    for spec in checks_in(sys.modules[__name__]):
-        res = run_check(spec, Settings(quick=quick))
-        print(spec.id, res.status, res.reason or "", f"{res.seconds:.1f}s")
+    raise SystemExit(script_main(__file__))

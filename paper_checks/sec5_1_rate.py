@@ -13,7 +13,6 @@ pair in closed form.  Limits are sequences extrapolated by Richardson (with the 
 own error as the bar); rates are ratios whose spread over decades is reported and bounded.
 """
 
-import sys
 
 import mpmath
 
@@ -278,11 +277,6 @@ def figures(settings):
 
 
 if __name__ == "__main__":
-    from countdp.claims import Settings, checks_in, run_check
+    from countdp.runner import script_main
 
-    quick = "--quick" in sys.argv
-    for spec in checks_in(sys.modules[__name__]):
-        res = run_check(spec, Settings(quick=quick))
-        print(spec.id, res.status, res.reason or "", f"{res.seconds:.1f}s")
-        if res.error:
-            print(res.error)
+    raise SystemExit(script_main(__file__))

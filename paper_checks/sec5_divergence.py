@@ -317,11 +317,6 @@ def figures(settings):
 
 
 if __name__ == "__main__":
-    from countdp.claims import Settings, checks_in, run_check
+    from countdp.runner import script_main
 
-    quick = "--quick" in sys.argv
-    for spec in checks_in(sys.modules[__name__]):
-        res = run_check(spec, Settings(quick=quick))
-        print(spec.id, res.status, res.reason or "", f"{res.seconds:.1f}s", res.error or "")
-    if "--figures" in sys.argv:
-        print(figures(Settings(quick=quick)))
+    raise SystemExit(script_main(__file__))

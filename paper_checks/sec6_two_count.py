@@ -12,7 +12,7 @@ import numpy as np
 
 from countdp import bounds as B
 from countdp import mechanisms as M
-from countdp.claims import Settings, checks_in, claim, run_check
+from countdp.claims import claim
 from countdp.laws import Gaussian
 from countdp.renyi import kl, renyi
 
@@ -291,13 +291,6 @@ def proof_steps(c):
 
 
 if __name__ == "__main__":
-    import sys
+    from countdp.runner import script_main
 
-    settings = Settings(quick="--quick" in sys.argv)
-    for spec in checks_in(sys.modules[__name__]):
-        res = run_check(spec, settings)
-        print(f"{res.id:16s} {res.status:5s} {res.seconds:6.2f}s  {res.reason or ''}")
-        if res.error:
-            print(res.error)
-        for ctl in res.controls:
-            print(f"    control: {ctl.what}: {'rejected' if ctl.rejected else 'NOT rejected'}")
+    raise SystemExit(script_main(__file__))

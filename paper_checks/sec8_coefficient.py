@@ -13,7 +13,6 @@ Every constant is reached by two routes: its closed form and the optimisation or
 produces it (numerical maximisation from several starts; sequences extrapolated by Richardson).
 """
 
-import sys
 
 import mpmath
 import numpy as np
@@ -380,11 +379,6 @@ def figures(settings):
 
 
 if __name__ == "__main__":
-    from countdp.claims import Settings, checks_in, run_check
+    from countdp.runner import script_main
 
-    quick = "--quick" in sys.argv
-    for spec in checks_in(sys.modules[__name__]):
-        res = run_check(spec, Settings(quick=quick))
-        print(spec.id, res.status, res.reason or "", f"{res.seconds:.1f}s")
-        if res.error:
-            print(res.error)
+    raise SystemExit(script_main(__file__))

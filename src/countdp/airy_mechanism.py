@@ -64,7 +64,7 @@ import numpy as np
 
 from . import airy
 from . import validate
-from .laws import ContinuousLaw, Density, MixedLaw
+from .laws import ContinuousLaw, LogShiftDensity, MixedLaw
 from .mechanisms import log_gap, stochastic_round
 
 __all__ = [
@@ -350,72 +350,26 @@ def min_error(b):
 # ============================================================================================
 
 
-class LogShiftedAiryDensity(Density):
+class LogShiftedAiryDensity(LogShiftDensity):
     """Density of ``U = exp(W) - c`` with ``W = mu + b X`` (X standard Airy), restricted to
-    ``U > lo`` (lo = -c: the whole law; lo = 0: the part left by clipping).
-
-    Integration coordinate ``w = log(u + c)``; ``mp_log_integrand_t(w) = log f((w - mu)/b) - log b``
-    (the density of W), ``to_x(w) = e^w - c``; coordinate key ``("log-shift", c)`` so that the
-    engine integrates two counts (same c) in the shared coordinate."""
+    ``U > lo`` (lo = -c: the whole law; lo = 0: the part left by clipping).  The log-shift
+    coordinate ``w = log(u + c)`` and its bookkeeping come from ``countdp.laws.LogShiftDensity``."""
 
     def __init__(self, mu, b, c, lo=None):
-        self.mu = mpmath.mpf(validate.real("mu", mu))
-        self.b = mpmath.mpf(validate.real("b", b, lo=0))
-        self.c = mpmath.mpf(validate.real("c", c, lo=0))
-        self.lo = -float(c) if lo is None else float(lo)
-        self.lo_mp = -self.c if lo is None else mpmath.mpf(lo)
-        self.hi = np.inf
-        self._std_lo = None
+        super().__init__(mu, b, c, lo, scale_name="b")
 
-    def _t_lo(self):
-        return None if self.lo_mp == -self.c else mpmath.log(self.lo_mp + self.c)
+    @property
+    def b(self):
+        return self.s
 
-    def mp_logpdf(self, x):
-        x = mpmath.mpf(x)
-        if not x > self.lo_mp:
-            return mpmath.mpf("-inf")
-        y = x + self.c
-        return airy.mp_logpdf((mpmath.log(y) - self.mu) / self.b) - mpmath.log(self.b) - mpmath.log(y)
+    def mp_noise_logpdf(self, z):
+        return airy.mp_logpdf(z)
 
-    def logpdf(self, x):
-        x = np.asarray(x, dtype=float)
-        ok = x > self.lo
-        y = np.where(ok, x + float(self.c), 1.0)
-        out = airy.logpdf((np.log(y) - float(self.mu)) / float(self.b)) - math.log(float(self.b)) - np.log(y)
-        return np.where(ok, out, -np.inf)
+    def noise_logpdf(self, z):
+        return airy.logpdf(z)
 
-    def mass(self):
-        t = self._t_lo()
-        return mpmath.mpf(1) if t is None else airy.mp_sf((t - self.mu) / self.b)
-
-    def to_x(self, t):
-        return mpmath.exp(t) - self.c
-
-    def to_t(self, x):
-        return mpmath.log(mpmath.mpf(x) + self.c)
-
-    def mp_log_dx_dt(self, t):
-        return mpmath.mpf(t)
-
-    def mp_log_integrand_t(self, t):
-        t = mpmath.mpf(t)
-        lo = self._t_lo()
-        if lo is not None and not t > lo:
-            return mpmath.mpf("-inf")
-        return airy.mp_logpdf((t - self.mu) / self.b) - mpmath.log(self.b)
-
-    def t_range(self):
-        lo = self._t_lo()
-        return (-np.inf if lo is None else float(lo)), np.inf
-
-    def mp_t_lo(self):
-        return self._t_lo()
-
-    def t_center_scale(self):
-        return self.mu, self.b
-
-    def coordinate_key(self):
-        return ("log-shift", float(self.c))
+    def mp_noise_sf(self, z):
+        return airy.mp_sf(z)
 
 
 class LogShiftedAiry(ContinuousLaw):

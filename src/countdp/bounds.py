@@ -47,7 +47,7 @@ import numpy as np
 
 from . import normal
 from . import validate
-from .laws import CallableDensity, ContinuousLaw, Density, Law, MixedLaw
+from .laws import CallableDensity, ContinuousLaw, Density, Law, LogShiftDensity, MixedLaw
 from .utility import MCEstimate, mc_mean, quad_expectation
 
 E = math.e
@@ -1171,65 +1171,28 @@ def released_cdf(mech, n, y) -> mpmath.mpf:
 # ============================================================================================
 
 
-class LogShiftedLaplaceDensity(Density):
+class LogShiftedLaplaceDensity(LogShiftDensity):
     """Density of U = exp(T) - c with T ~ Laplace(mu, b), restricted to U > lo:
-    f(u) = exp(-|log(u + c) - mu|/b) / (2 b (u + c)).  Quadrature coordinate t = log(u + c)."""
+    f(u) = exp(-|log(u + c) - mu|/b) / (2 b (u + c)).  Quadrature coordinate t = log(u + c) (the
+    bookkeeping of countdp.laws.LogShiftDensity); the kink of the Laplace law is a node."""
+
+    noise_kinks = (0,)
 
     def __init__(self, mu, b, c, lo=None):
-        self.mu = _mp(mu)
-        self.b = _mp(validate.real("b", b, lo=0))
-        self.c = _mp(validate.real("c", c, lo=0))
-        self.lo = -float(c) if lo is None else float(lo)
-        self.lo_mp = -self.c if lo is None else _mp(lo)
-        self.hi = np.inf
+        super().__init__(mu, b, c, lo, scale_name="b")
 
-    def mp_log_integrand_t(self, t):
-        t = _mp(t)
-        if self.lo_mp != -self.c and not t > mpmath.log(self.lo_mp + self.c):
-            return mpmath.mpf("-inf")
-        return -abs(t - self.mu) / self.b - mpmath.log(2 * self.b)
+    @property
+    def b(self):
+        return self.s
 
-    def mp_logpdf(self, x):
-        x = _mp(x)
-        if not x > self.lo_mp:
-            return mpmath.mpf("-inf")
-        t = mpmath.log(x + self.c)
-        return -abs(t - self.mu) / self.b - mpmath.log(2 * self.b) - t
+    def mp_noise_logpdf(self, z):
+        return -abs(z) - mpmath.log(2)
 
-    def logpdf(self, x):
-        x = np.asarray(x, dtype=float)
-        ok = x > self.lo
-        y = np.where(ok, x + float(self.c), 1.0)
-        t = np.log(y)
-        out = -np.abs(t - float(self.mu)) / float(self.b) - math.log(2 * float(self.b)) - t
-        return np.where(ok, out, -np.inf)
+    def noise_logpdf(self, z):
+        return -np.abs(z) - math.log(2)
 
-    def mass(self):
-        if self.lo_mp == -self.c:
-            return mpmath.mpf(1)
-        return _laplace_sf((mpmath.log(self.lo_mp + self.c) - self.mu) / self.b)
-
-    def to_x(self, t):
-        return mpmath.exp(t) - self.c
-
-    def to_t(self, x):
-        return mpmath.log(_mp(x) + self.c)
-
-    def mp_log_dx_dt(self, t):
-        return _mp(t)
-
-    def t_range(self):
-        lo = -np.inf if self.lo_mp == -self.c else float(mpmath.log(self.lo_mp + self.c))
-        return lo, np.inf
-
-    def mp_t_lo(self):
-        return None if self.lo_mp == -self.c else mpmath.log(self.lo_mp + self.c)
-
-    def t_center_scale(self):
-        return self.mu, self.b
-
-    def coordinate_key(self):
-        return ("log-shift", float(self.c))
+    def mp_noise_sf(self, z):
+        return _laplace_sf(z)
 
 
 def _laplace_sf(z):

@@ -117,40 +117,78 @@ class GaussianDensity(Density):
         return self.mu, self.s
 
 
-class LogShiftedGaussianDensity(Density):
-    """Density of ``U = exp(W) - c`` with ``W ~ N(mu, s^2)`` (eq 10), restricted to ``U > lo``.
+class LogShiftDensity(Density):
+    """Density of ``U = exp(W) - c`` with ``W = mu + s X`` for a standard noise law X, restricted to
+    ``U > lo`` (``lo = -c``: the whole law; ``lo = 0``: the part clipping leaves, eq 4).
 
-    ``f(u) = phi((log(u + c) - mu)/s) / (s (u + c))`` for ``u > -c``.  Quadrature runs in
-    ``t = log(u + c)``, where this is the Gaussian N(mu, s^2) restricted to ``t > log(lo + c)``.
-    """
+    ``f(u) = g((log(u + c) - mu)/s) / (s (u + c))`` with g the density of X.  Quadrature runs in
+    ``t = log(u + c)`` (eq 10's coordinate), where U is the location-scale law of W restricted to
+    ``t > log(lo + c)``; two such densities with the same c share it, so neighbouring counts are
+    exact translates there.  Subclasses give the noise: ``mp_noise_logpdf(z)``,
+    ``noise_logpdf(z)`` (numpy) and ``mp_noise_sf(z)``; ``noise_kinks`` lists standardised points
+    where g has a kink (quadrature nodes)."""
 
-    def __init__(self, mu, s, c, lo=None):
-        self.mu = mpmath.mpf(mu)
-        self.s = mpmath.mpf(validate.real("sigma", s, lo=0))
+    noise_kinks: tuple = ()
+
+    def __init__(self, mu, s, c, lo=None, scale_name="s"):
+        self.mu = mpmath.mpf(validate.real("mu", mu))
+        self.s = mpmath.mpf(validate.real(scale_name, s, lo=0))
         self.c = mpmath.mpf(validate.real("c", c, lo=0))
         self.lo = -float(c) if lo is None else float(lo)
         self.lo_mp = -self.c if lo is None else mpmath.mpf(lo)
         self.hi = np.inf
+        self._const_prec = None
+
+    # -- the noise law (standardised) --
+    def mp_noise_logpdf(self, z):
+        raise NotImplementedError
+
+    def noise_logpdf(self, z):
+        return np.vectorize(lambda v: float(self.mp_noise_logpdf(v)))(np.asarray(z, dtype=float))
+
+    def mp_noise_sf(self, z):
+        raise NotImplementedError
+
+    # -- constants cached per precision --
+    def _consts(self):
+        if self._const_prec != mpmath.mp.prec:
+            self._const_prec = mpmath.mp.prec
+            self._t_lo = None if self.lo_mp == -self.c else mpmath.log(self.lo_mp + self.c)
+            self._log_s = mpmath.log(self.s)
+        return self._t_lo, self._log_s
+
+    @property
+    def breakpoints(self):
+        return tuple(float(mpmath.exp(self.mu + self.s * z) - self.c) for z in self.noise_kinks)
+
+    # -- values --
+    def mp_log_integrand_t(self, t):
+        t = mpmath.mpf(t)
+        t_lo, log_s = self._consts()
+        if t_lo is not None and not t > t_lo:
+            return mpmath.mpf("-inf")
+        return self.mp_noise_logpdf((t - self.mu) / self.s) - log_s
 
     def mp_logpdf(self, x):
         x = mpmath.mpf(x)
         if not x > self.lo_mp:
             return mpmath.mpf("-inf")
-        y = x + self.c
-        return normal.mp_log_phi((mpmath.log(y) - self.mu) / self.s) - mpmath.log(self.s) - mpmath.log(y)
+        t = mpmath.log(x + self.c)
+        return self.mp_log_integrand_t(t) - t
 
     def logpdf(self, x):
         x = np.asarray(x, dtype=float)
-        y = np.where(x > self.lo, x + float(self.c), 1.0)
-        out = normal.log_phi((np.log(y) - float(self.mu)) / float(self.s)) - np.log(float(self.s)) - np.log(y)
-        return np.where(x > self.lo, out, -np.inf)
+        ok = x > self.lo
+        y = np.where(ok, x + float(self.c), 1.0)
+        t = np.log(y)
+        out = self.noise_logpdf((t - float(self.mu)) / float(self.s)) - np.log(float(self.s)) - t
+        return np.where(ok, out, -np.inf)
 
     def mass(self):
-        if self.lo_mp == -self.c:
-            return mpmath.mpf(1)
-        return normal.mp_Phi_sf((mpmath.log(self.lo_mp + self.c) - self.mu) / self.s)
+        t_lo, _ = self._consts()
+        return mpmath.mpf(1) if t_lo is None else self.mp_noise_sf((t_lo - self.mu) / self.s)
 
-    # integration coordinate t = log(x + c)
+    # -- integration coordinate t = log(x + c) --
     def to_x(self, t):
         return mpmath.exp(t) - self.c
 
@@ -160,30 +198,34 @@ class LogShiftedGaussianDensity(Density):
     def mp_log_dx_dt(self, t):
         return mpmath.mpf(t)
 
-    def mp_log_integrand_t(self, t):
-        t = mpmath.mpf(t)
-        key = mpmath.mp.prec
-        if getattr(self, "_const_prec", None) != key:
-            self._const_prec = key
-            self._t_lo = None if self.lo_mp == -self.c else mpmath.log(self.lo_mp + self.c)
-            self._log_norm = normal._half_log_2pi() + mpmath.log(self.s)
-        if self._t_lo is not None and not t > self._t_lo:
-            return mpmath.mpf("-inf")
-        z = (t - self.mu) / self.s
-        return -z * z / 2 - self._log_norm
-
     def t_range(self):
-        lo = -np.inf if self.lo_mp == -self.c else float(mpmath.log(self.lo_mp + self.c))
-        return lo, np.inf
+        t_lo, _ = self._consts()
+        return (-np.inf if t_lo is None else float(t_lo)), np.inf
 
     def mp_t_lo(self):
-        return None if self.lo_mp == -self.c else mpmath.log(self.lo_mp + self.c)
+        return self._consts()[0]
 
     def t_center_scale(self):
         return self.mu, self.s
 
     def coordinate_key(self):
         return ("log-shift", float(self.c))
+
+
+class LogShiftedGaussianDensity(LogShiftDensity):
+    """eq (10): W ~ N(mu, s^2), i.e. ``f(u) = phi((log(u + c) - mu)/s) / (s (u + c))``."""
+
+    def __init__(self, mu, s, c, lo=None):
+        super().__init__(mu, s, c, lo, scale_name="sigma")
+
+    def mp_noise_logpdf(self, z):
+        return -z * z / 2 - normal._half_log_2pi()
+
+    def noise_logpdf(self, z):
+        return normal.log_phi(z)
+
+    def mp_noise_sf(self, z):
+        return normal.mp_Phi_sf(z)
 
 
 class CallableDensity(Density):

@@ -23,7 +23,7 @@ import numpy as np
 from scipy import optimize
 
 from . import validate
-from .laws import Density, Gaussian, IntegerLaw, Law, LogShiftedGaussian, PointMass
+from .laws import Density, Gaussian, Law, LogShiftedGaussian, PointMass
 from .mechanisms import renyi_gaussian_equal_variance
 
 INF = mpmath.mpf("inf")
