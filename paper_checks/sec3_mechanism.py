@@ -18,6 +18,7 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import _grid  # noqa: E402
 
+from countdp import certify as C  # noqa: E402
 from countdp import mechanisms as M  # noqa: E402
 from countdp import normal  # noqa: E402
 from countdp.claims import claim, fmt  # noqa: E402
@@ -88,7 +89,8 @@ def equation_4(c):
 
 @claim("thm3.1.i", routes=["exact released error (lognormal partial expectations)",
                            "mpmath quadrature of E|xhat - n| from the released law (atom + density)",
-                           "Monte Carlo of the mechanism, 10^6 draws streamed, 5 s.e."])
+                           "Monte Carlo of the mechanism, 10^6 draws streamed, 5 s.e.",
+                           "Arb ball of E|xhat - n| (certify.integral_clipped_error) at n <= 10"])
 def theorem_3_1_i(c):
     min_margin = None
     draws = _grid.mc_draws(c.quick)
@@ -101,6 +103,9 @@ def theorem_3_1_i(c):
             q, qerr = quad_expectation(law, lambda y: abs(y - n), breaks=[n] if n > 0 else [])
             tol = qerr + abs(exact) * tiny(c)
             c.compare(p, q, "==", exact, tol, route="quadrature vs exact released error")
+            if n <= 10:
+                mid, rad = C.enclosure(C.integral_clipped_error(n, cc, C.sigma(r0, cc)))
+                c.compare(p, q, "==", mid, rad + qerr, route="quadrature vs certified enclosure")
             bound = mech.error_bound(n)
             c.compare(p, q, "<=", bound, tol, route="quadrature <= r0 (n+c)/(1+c)")
             c.compare(p, bound, "<", mech.target(n), 0, route="r0 (n+c)/(1+c) < r max(n,1), exact arithmetic")
@@ -127,7 +132,8 @@ def _released_edge_cases(c, quick):
 
 
 @claim("thm3.1.ii", routes=["closed form alpha v(n), eqs (5)-(6)",
-                            "mpmath quadrature of D_alpha between the released laws (atom + density), both directions"])
+                            "mpmath quadrature of D_alpha between the released laws (atom + density), both directions",
+                            "Arb ball of the released D_alpha (certify.renyi_clipped) at n <= 10, alpha <= 20"])
 def theorem_3_1_ii(c):
     min_ratio, max_ratio = None, None
     for mech, (r, r0, cc), n, alpha in _released_edge_cases(c, c.quick):
@@ -137,6 +143,14 @@ def theorem_3_1_ii(c):
             d = renyi(A, B, alpha, method="quadrature")
             p = {"r": r, "r0": r0, "c": cc, "n": n, "alpha": alpha, "direction": direction}
             c.compare(p, d.value, "<=", bound, d.error + bound * tiny(c), route="released D_alpha <= alpha v(n)")
+            if n <= 10 and alpha <= 20:
+                kp, kq = (n - 1, n) if direction == "forward" else (n, n - 1)
+                try:
+                    mid, rad = C.enclosure(C.renyi_clipped(alpha, kp, kq, cc, C.sigma(r0, cc))[1])
+                except C.Undecided as exc:
+                    c.note(f"no certified enclosure at {p}: {exc}")
+                else:
+                    c.compare(p, d.value, "==", mid, rad + d.error, route="quadrature vs certified enclosure")
             ratio = d.value / bound
             min_ratio = ratio if min_ratio is None else min(min_ratio, ratio)
             max_ratio = ratio if max_ratio is None else max(max_ratio, ratio)

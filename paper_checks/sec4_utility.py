@@ -17,6 +17,7 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import _grid  # noqa: E402
 
+from countdp import certify as C  # noqa: E402
 from countdp import mechanisms as M  # noqa: E402
 from countdp.claims import claim, fmt  # noqa: E402
 from countdp.laws import Gaussian  # noqa: E402
@@ -50,7 +51,8 @@ def mc_multiplicative_error(sigma, rng, draws, drift_factor=1):
 
 @claim("lem4.1", routes=["closed form 2 Phi(sigma) - 1 (Lemma 4.1)",
                          "mpmath quadrature of E|exp(sigma Z - sigma^2) - 1| from the Gaussian density",
-                         "Monte Carlo, 10^6 draws, 5 s.e."])
+                         "Monte Carlo, 10^6 draws, 5 s.e.",
+                         "Arb ball: acb.integral on [-T, T] plus a proven Gaussian tail bound (certify)"])
 def lemma_4_1(c):
     worst_rel = mpmath.mpf(0)
     for sigma in sigmas(c.quick):
@@ -60,6 +62,8 @@ def lemma_4_1(c):
         c.compare({"sigma": sigma}, q, "==", closed, tol, route="quadrature vs closed form")
         mc = mc_multiplicative_error(sigma, c.rng(sigma), _grid.mc_draws(c.quick))
         c.compare({"sigma": sigma}, mc.mean, "==", closed, mc.halfwidth, route="Monte Carlo vs closed form")
+        mid, rad = C.enclosure(C.integral_lemma41(C.to_arb(float(sigma))))
+        c.compare({"sigma": sigma}, q, "==", mid, rad + qerr, route="quadrature vs certified enclosure")
         worst_rel = max(worst_rel, abs(q - closed) / closed)
     # Control: the mean-one drift -sigma^2/2 in place of -sigma^2 must not satisfy the identity.
     sigma = 0.5
@@ -99,6 +103,7 @@ def equation_8(c):
 
 @claim("eq9", routes=["closed form (n+c) r0/(1+c) (eq 9)",
                       "mpmath quadrature of E|U_n - n| from the density of U_n",
+                      "Arb ball of E|U_n - n| (certify.integral_eq9) at n <= 10",
                       "Monte Carlo of the mechanism (unclipped and released, paired draws)"])
 def equation_9(c):
     worst = mpmath.mpf(0)
@@ -110,6 +115,9 @@ def equation_9(c):
             q, qerr = quad_expectation(mech.unclipped_law(n), lambda y: abs(y - n), breaks=[n])
             tol = qerr + abs(closed) * mpmath.mpf(10) ** (-c.dps + 8)
             c.compare(p, q, "==", closed, tol, route="quadrature of E|U_n - n| vs (n+c) r0/(1+c)")
+            if n <= 10:
+                mid, rad = C.enclosure(C.integral_eq9(n, cc, C.sigma(r0, cc)))
+                c.compare(p, q, "==", mid, rad + qerr, route="quadrature vs certified enclosure")
             worst = max(worst, abs(q - closed) / closed)
     # Clipping cannot increase the distance to n >= 0: pathwise on paired draws, and in expectation.
     for (r, r0, cc) in _grid.designs(True):

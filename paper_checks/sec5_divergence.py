@@ -17,6 +17,7 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import _grid  # noqa: E402
 
+from countdp import certify as C  # noqa: E402
 from countdp import mechanisms as M  # noqa: E402
 from countdp import normal  # noqa: E402
 from countdp.claims import claim, fmt  # noqa: E402
@@ -126,7 +127,8 @@ def count_pairs(quick):
 
 
 @claim("eq12", routes=["closed form alpha log^2((n+c)/(m+c))/(2 sigma^2) (eq 12)",
-                       "mpmath quadrature of D_alpha between the densities of U_n and U_m, both directions"])
+                       "mpmath quadrature of D_alpha between the densities of U_n and U_m, both directions",
+                       "Arb ball of the Renyi integral in log space (certify.renyi_gaussian), n, m <= 10"])
 def equation_12(c):
     worst = mpmath.mpf(0)
     for (r, r0, cc) in _grid.designs(c.quick)[:: 2 if c.quick else 1]:
@@ -140,6 +142,13 @@ def equation_12(c):
                     d = renyi(A, B, alpha, method="quadrature")
                     p = {"r0": r0, "c": cc, "n": n, "m": m, "alpha": alpha, "direction": direction}
                     c.compare(p, d.value, "==", closed, d.error + closed * tiny(c), route="quadrature vs eq (12)")
+                    if max(n, m) <= 10 and alpha <= 20:
+                        sg = C.sigma(r0, cc)
+                        kp, kq = (n, m) if direction == "forward" else (m, n)
+                        mu_a = (C.to_arb(kp) + C.to_arb(cc)).log() - sg * sg
+                        mu_b = (C.to_arb(kq) + C.to_arb(cc)).log() - sg * sg
+                        mid, rad = C.enclosure(C.renyi_gaussian(C.to_arb(alpha), mu_a, mu_b, sg)[1])
+                        c.compare(p, d.value, "==", mid, rad + d.error, route="quadrature vs certified enclosure")
                     worst = max(worst, abs(d.value - closed) / closed)
     mech = M.ShiftedLogGaussian(0.05, 1.0, r=0.1)
     d = renyi(mech.unclipped_law(9), mech.unclipped_law(10), 2, method="quadrature")

@@ -2509,3 +2509,18 @@ def _ctrl(control: Verdict) -> Verdict:
 def e_const() -> arb:
     """e as a ball."""
     return arb.const_e()
+
+
+def enclosure(ball):
+    """(midpoint, radius) of a ball as mpmath numbers at the current mpmath precision, the radius
+    rounded up so that [mid - rad, mid + rad] still contains the ball: lets a check compare a
+    numerical route with a certified enclosure through the ordinary ``==`` with tolerance."""
+    import mpmath
+
+    b = to_arb(ball)
+    if not b.is_finite():
+        raise Undecided("the ball is not finite")
+    mid = mpmath.mpf(b.mid().str(mpmath.mp.dps + 10, radius=False))
+    rad = mpmath.mpf(b.rad().str(5, radius=False)) * (1 + mpmath.mpf(10) ** -3)
+    # the decimal conversion of the midpoint is exact to dps + 10 digits: cover it
+    return mid, rad + abs(mid) * mpmath.mpf(10) ** (-mpmath.mp.dps - 5)
