@@ -65,7 +65,7 @@ import numpy as np
 from . import airy
 from . import validate
 from .laws import ContinuousLaw, LogShiftDensity, MixedLaw
-from .mechanisms import log_gap, stochastic_round
+from .mechanisms import CountMechanism, log_gap, stochastic_round
 
 __all__ = [
     "Calibration", "calibrate", "error_quantile", "tilt_balance", "drift_error",
@@ -838,7 +838,7 @@ def mp_shift_renyi(delta, alpha):
 # ============================================================================================
 
 
-class AiryLogMechanism:
+class AiryLogMechanism(CountMechanism):
     """The Airy log-mechanism for ``0 < r0 < r <= 1`` (r optional) and ``c > 0``.
 
     ``drift``: None for the optimal drift t = -b q (the default); a number to build a perturbed
@@ -848,13 +848,7 @@ class AiryLogMechanism:
     exact integer law."""
 
     def __init__(self, r0, c, r=None, drift=None, rho_override=None):
-        c = validate.real("c", c, lo=0)
-        if r is not None:
-            r = validate.real("r", r, lo=0, hi=1, hi_open=False)
-            r0 = validate.real("r0", r0, lo=0, hi=r)
-        else:
-            r0 = validate.real("r0", r0, lo=0, hi=1)
-        self.r0, self.c, self.r = r0, c, r
+        super().__init__(r0, c, r)
         self._drift = None if drift is None else mpmath.mpf(validate.real("drift", drift))
         self._rho_override = None if rho_override is None else validate.real("rho_override", rho_override, lo=0, hi=1)
 
@@ -942,17 +936,6 @@ class AiryLogMechanism:
         return ClippedLogShiftedAiry(self.unclipped_law(n))
 
     # ---- errors -----------------------------------------------------------------------------
-    def error_bound(self, n):
-        """r0 (n + c)/(1 + c): the bound on E|Y - n| (Theorem 3.1(i) analogue)."""
-        n = validate.count("n", n)
-        return mpmath.mpf(self.r0) * (n + mpmath.mpf(self.c)) / (1 + mpmath.mpf(self.c))
-
-    def target(self, n):
-        if self.r is None:
-            raise ValueError("r is needed for the utility target: construct with r=...")
-        n = validate.count("n", n)
-        return mpmath.mpf(self.r) * max(n, 1)
-
     def expected_abs_error_unclipped(self, n):
         """E|U_n - n| = (n + c) E|exp(bX+t) - 1| (exact scaling; the factor by quadrature)."""
         n = validate.count("n", n)

@@ -79,7 +79,34 @@ def drift_error_derivative(sigma, a):
 # ============================================================================================
 
 
-class ShiftedLogGaussian:
+class CountMechanism:
+    """What every count mechanism of the form [(n+c) exp(noise) - c]_+ shares: the design
+    (``0 < r0 < r <= 1``, ``c > 0``; without ``r``, ``0 < r0 < 1`` so some admissible r exists),
+    the utility bound ``r0 (n+c)/(1+c)`` of Theorem 3.1(i) and the target ``r max(n, 1)`` (eq 2)."""
+
+    def __init__(self, r0, c, r=None):
+        c = validate.real("c", c, lo=0)
+        if r is not None:
+            r = validate.real("r", r, lo=0, hi=1, hi_open=False)
+            r0 = validate.real("r0", r0, lo=0, hi=r)
+        else:
+            r0 = validate.real("r0", r0, lo=0, hi=1)
+        self.r0, self.c, self.r = r0, c, r
+
+    def error_bound(self, n):
+        """Theorem 3.1(i): the bound r0 (n+c)/(1+c) on the expected absolute error."""
+        n = validate.count("n", n)
+        return mpmath.mpf(self.r0) * (n + mpmath.mpf(self.c)) / (1 + mpmath.mpf(self.c))
+
+    def target(self, n):
+        """The repaired utility target r max(n, 1) (eq 2)."""
+        if self.r is None:
+            raise ValueError("r is needed for the utility target: construct with r=...")
+        n = validate.count("n", n)
+        return mpmath.mpf(self.r) * max(n, 1)
+
+
+class ShiftedLogGaussian(CountMechanism):
     """The shifted log-Gaussian mechanism for parameters ``0 < r0 < r <= 1`` and ``c > 0``.
 
     ``r`` (the user's tolerance) is optional; without it ``0 < r0 < 1`` is required so that some
@@ -88,18 +115,9 @@ class ShiftedLogGaussian:
     """
 
     def __init__(self, r0, c, r=None, drift_factor=1):
-        c = validate.real("c", c, lo=0)
-        if r is not None:
-            r = validate.real("r", r, lo=0, hi=1, hi_open=False)
-            r0 = validate.real("r0", r0, lo=0, hi=r)
-        else:
-            r0 = validate.real("r0", r0, lo=0, hi=1)
-        self.r0, self.c, self.r = r0, c, r
+        super().__init__(r0, c, r)
         self.drift_factor = mpmath.mpf(drift_factor)
         self._sigma_cache: dict[int, mpmath.mpf] = {}
-
-    def __repr__(self):
-        return f"ShiftedLogGaussian(r0={self.r0!r}, c={self.c!r}, r={self.r!r})"
 
     # ---- calibration and budget ------------------------------------------------------------
     def mp_sigma(self):
@@ -131,18 +149,6 @@ class ShiftedLogGaussian:
         ns = validate.counts("n", ns)
         gap = np.log1p(1.0 / (np.maximum(ns, 1) - 1 + float(self.c)))
         return gap ** 2 / (2 * self.sigma ** 2)
-
-    def error_bound(self, n):
-        """Theorem 3.1(i): the bound r0 (n+c)/(1+c) on the expected absolute error."""
-        n = validate.count("n", n)
-        return mpmath.mpf(self.r0) * (n + mpmath.mpf(self.c)) / (1 + mpmath.mpf(self.c))
-
-    def target(self, n):
-        """The repaired utility target r max(n, 1) (eq 2)."""
-        if self.r is None:
-            raise ValueError("r is needed for the utility target: construct with r=...")
-        n = validate.count("n", n)
-        return mpmath.mpf(self.r) * max(n, 1)
 
     # ---- laws ------------------------------------------------------------------------------
     def log_mean(self, n):
@@ -314,7 +320,7 @@ def sigma_float(r0, c) -> float:
 
 
 __all__ = [
-    "ShiftedLogGaussian", "RoundedLogGaussian", "sigma_of", "sigma_float", "budget", "log_gap",
+    "CountMechanism", "ShiftedLogGaussian", "RoundedLogGaussian", "sigma_of", "sigma_float", "budget", "log_gap",
     "renyi_gaussian_equal_variance", "multiplicative_error", "half_expectation", "drift_error",
     "drift_error_derivative", "stochastic_round",
 ]
