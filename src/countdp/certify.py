@@ -633,6 +633,19 @@ def integral_eq9(n, c, sig) -> arb:
     return (left + right + nonneg_interval(tails)) / _sqrt2pi()
 
 
+def _clip_start(n_, c_, s, T):
+    """The clip point z_c = (log(c/(n+c)) + sigma^2)/sigma (U_n(z_c) = 0), where the integral over
+    z > z_c starts (lo = max(z_c, -T), decided), and the bound on the piece [z_c, -T] cut off when
+    z_c < -T: there 0 <= |integrand| <= n phi(z), at most n e^{-T^2/2}/T (G-, b = 0)."""
+    ss = s * s
+    zc = ((c_ / (n_ + c_)).log() + ss) / s
+    if zc > -T:
+        return zc, zc, arb(0)
+    if zc < -T:
+        return zc, -T, nonneg_interval(n_ * gauss_tail_lower(-T, 0))
+    raise Undecided("z_c vs -T undecided")
+
+
 def integral_clipped_error(n, c, sig) -> arb:
     """Certified E|xhat - n| for the released xhat = [U_n]_+ (Theorem 3.1(i)).
 
@@ -645,15 +658,7 @@ def integral_clipped_error(n, c, sig) -> arb:
     T = _up(s + _t0())
     ss = s * s
     U = lambda z: (n_ + c_) * (s * z - ss).exp() - c_
-    zc = ((c_ / (n_ + c_)).log() + ss) / s
-    extra = arb(0)
-    if zc > -T:
-        lo = zc
-    elif zc < -T:
-        lo = -T
-        extra = nonneg_interval(n_ * gauss_tail_lower(-T, 0))
-    else:
-        raise Undecided("z_c vs -T undecided")
+    zc, lo, extra = _clip_start(n_, c_, s, T)
     mid = _quad(lambda z: (n_ - U(z)) * (-z * z / 2).exp(), lo, s) if n != 0 else arb(0)
     right = _quad(lambda z: (U(z) - n_) * (-z * z / 2).exp(), s, T)
     tails = nonneg_interval((n_ + c_) * (-ss).exp() * gauss_tail_upper(T, s))
@@ -1577,15 +1582,7 @@ def integral_mean_released(n, c, sig) -> arb:
     s, n_, c_ = to_arb(sig), to_arb(n), to_arb(c)
     T = _up(s + _t0())
     ss = s * s
-    zc = ((c_ / (n_ + c_)).log() + ss) / s
-    extra = arb(0)
-    if zc > -T:
-        lo = zc
-    elif zc < -T:
-        lo = -T
-        extra = nonneg_interval(n_ * gauss_tail_lower(-T, 0))
-    else:
-        raise Undecided("z_c vs -T undecided")
+    zc, lo, extra = _clip_start(n_, c_, s, T)
     core = _quad(lambda z: ((n_ + c_) * (s * z - ss).exp() - c_) * (-z * z / 2).exp(), lo, T)
     right = nonneg_interval((n_ + c_) * (-ss).exp() * gauss_tail_upper(T, s))
     return (core + right + extra) / _sqrt2pi()
