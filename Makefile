@@ -70,7 +70,7 @@ test: setup
 	exit $$status
 
 bench: setup
-	@if [ -d benchmarks ]; then $(RUN) -m pytest benchmarks -q; \
+	@if [ -d benchmarks ]; then $(RUN) benchmarks/bench_core.py; \
 	else echo "bench: no benchmarks/ directory yet"; fi
 
 clean:
