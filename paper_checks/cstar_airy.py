@@ -1,7 +1,7 @@
 """Beyond the paper: the Airy log-mechanism and an upper constant for C* below 1/pi.
 
 Claims cstar.airy.constants, cstar.airy.subgaussian, cstar.airy.utility, cstar.airy.budget,
-cstar.airy.limit, cstar.airy.vs_gaussian (research note shared/research/cstar-airy.md).
+cstar.airy.limit, cstar.airy.vs_gaussian (account: experiments/cstar/README.md).
 
 The paper brackets the best small-error coefficient pi/(4e^2) <= C* <= 1/pi (eq 32), the upper
 end coming from the shifted log-Gaussian mechanism.  Replacing the Gaussian noise in log space by

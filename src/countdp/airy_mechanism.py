@@ -4,8 +4,8 @@
 
 X the *standard* Airy law of :mod:`countdp.airy` (symmetric, unit "scale": E|X| = m = 2|a1'|/3
 ~ 0.6792, Fisher information I_X = 4|a1'|/3 ~ 1.3584, E X^2 = 1/(5|a1'|) + 8 a1'^2/15 ~ 0.7498),
-which is the least-Fisher-information law at fixed E|X| (research note
-``shared/research/cstar-airy.md``).  In ``w = log(Y + c)`` the unclipped release is
+which is the least-Fisher-information law at fixed E|X| (see
+``experiments/cstar/README.md``).  In ``w = log(Y + c)`` the unclipped release is
 ``w = log(n + c) + t + b X``: neighbouring counts give translates by
 ``delta_n = log((n + c)/(n - 1 + c))`` (Section 5's log gap), and clipping/rounding is
 postprocessing.

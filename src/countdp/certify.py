@@ -9,7 +9,7 @@ undecided is ever reported as true.
 Conventions. Inputs may be ``int``, ``fmpq``, ``fractions.Fraction``, decimal ``str`` (parsed
 exactly as a rational), ``float`` (taken at its exact binary value) or ``arb``. Functions work
 at the current ``flint.ctx.prec``; the ``certify_*`` drivers take ``prec=``. Equation numbers
-refer to the paper (``../shared/paper/CLAIMS.md``).
+refer to the paper (the claim catalogue of ``countdp.claims``).
 
 Tail bounds used by the integrals (proved once here, cited below as (G+) and (G-)).
 For real ``b`` and ``L``::
@@ -25,7 +25,7 @@ exponential ``exp(-(x - L)(L - b))`` over ``x >= L`` gives ``1/(L - b)``. (G-) i
 Two more bounds, (Q+) for exp(-A2 x^2/2 + B x) and (N) for normal moments, are proved in the
 section "Further certified items" below.
 
-Records (:func:`certify_all`) carry a claim id of ``../shared/paper/CLAIMS.md``; for an
+Records (:func:`certify_all`) carry a claim id of the catalogue in ``countdp.claims``; for an
 equality between irrational quantities PROVED_TRUE means "the closed form lies inside the
 certified enclosure", for an inequality that the balls separate. :func:`certified_summary`
 condenses the records per claim id.

@@ -33,7 +33,7 @@ import mpmath
 import numpy as np
 
 # --------------------------------------------------------------------------------------------
-# The catalogue: every claim id of ../shared/paper/CLAIMS.md, with its place in the paper.
+# The catalogue: every claim id of the paper (verbatim), with its place in the paper.
 # --------------------------------------------------------------------------------------------
 
 PAPER = "paper"
