@@ -18,6 +18,7 @@ r^2 n^2 v(n) -> m^2 I/2 = 8|a1'|^3/27 ~ 0.31332 < 1/pi ~ 0.31831: an upper const
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -290,6 +291,7 @@ def utility(c):
     "mpmath KL: countdp.airy_mechanism.mp_kl_shift (extra digits) and countdp.renyi.kl on the mechanism's "
     "own unclipped laws in w = log(y + c)",
     "n^2 v(n) along n = 10^k, Richardson in 1/n, against I_X/(2 b^2)",
+    "the paper's mechanism-independent lower bounds (14) and (23) at the same r (countdp.bounds)",
 ])
 def budget(c):
     from countdp import renyi
@@ -377,6 +379,26 @@ def budget(c):
             c.compare({"r": r, "r0": r0, "c": cc, "n": n, "direction": "reverse"}, lhs=dq.value, relation="==",
                       rhs=dv.value, tol=dq.error + dv.error + 1e-15 * s.value,
                       route="both directions equal (countdp.renyi.kl)")
+    # The Airy mechanism is admissible, so the paper's mechanism-independent lower bounds (14) and
+    # (23) (best odd K) must sit below its budget at every count; a violation would refute either
+    # the calibration here or Section 6.
+    from countdp import bounds as B
+
+    margins = []
+    for r in (("1/10", "1/1000") if c.quick else ("1/10", "1/100", "1/1000")):
+        rf = float(Fraction(r))
+        mech = AM.AiryLogMechanism(rf * (1 - rf), rf, r=rf)
+        ns = np.unique(np.logspace(0, 4 if c.quick else 5, 25 if c.quick else 60).astype(np.int64))
+        vs = mech.v_array(ns)
+        b14 = B.two_count_bound_array(ns, r)
+        b23 = np.array([float(B.best_odd_K(int(n), r)[1]) for n in ns])
+        for n, v, lo14, lo23 in zip(ns, vs, b14, b23):
+            p = {"r": rf, "r0": rf * (1 - rf), "c": rf, "n": int(n)}
+            c.compare(p, v, ">=", lo14, 1e-10 * v, route="v(n) >= eq (14), the two-count lower bound")
+            c.compare(p, v, ">=", lo23, 1e-10 * v, route="v(n) >= eq (23) at the best odd K")
+        margins.append((rf, float(np.min(vs / b14)), float(np.min(vs / np.where(b23 > 0, b23, np.nan)))))
+    c.note("smallest v(n)/bound over n (r: (14), (23)): "
+           + "; ".join(f"r = {rf:g}: {m14:.4g}, {m23:.4g}" for rf, m14, m23 in margins))
     c.slack(f"largest (D_alpha/alpha - KL)/KL over all scanned orders and shifts: {worst_excess:.3e} (negative: "
             "every order below the KL end); n^2 v(n) extrapolations agree with I_X/(2 b^2) to "
             + ", ".join(fmt(abs(e - I / (2 * bb ** 2)) / (I / (2 * bb ** 2)), 3) for _, e, _, bb in limits))
