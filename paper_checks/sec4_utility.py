@@ -116,8 +116,12 @@ def equation_9(c):
             tol = qerr + abs(closed) * mpmath.mpf(10) ** (-c.dps + 8)
             c.compare(p, q, "==", closed, tol, route="quadrature of E|U_n - n| vs (n+c) r0/(1+c)")
             if n <= 10:
-                mid, rad = C.enclosure(C.integral_eq9(n, cc, C.sigma(r0, cc)))
-                c.compare(p, q, "==", mid, rad + qerr, route="quadrature vs certified enclosure")
+                try:
+                    mid, rad = C.enclosure(C.integral_eq9(n, cc, C.sigma(r0, cc)))
+                except C.Undecided as exc:
+                    c.note(f"no certified enclosure at {p}: {exc}")
+                else:
+                    c.compare(p, q, "==", mid, rad + qerr, route="quadrature vs certified enclosure")
             worst = max(worst, abs(q - closed) / closed)
     # Clipping cannot increase the distance to n >= 0: pathwise on paired draws, and in expectation.
     for (r, r0, cc) in _grid.designs(True):

@@ -131,6 +131,7 @@ def count_pairs(quick):
                        "Arb ball of the Renyi integral in log space (certify.renyi_gaussian), n, m <= 10"])
 def equation_12(c):
     worst = mpmath.mpf(0)
+    undecided = []
     for (r, r0, cc) in _grid.designs(c.quick)[:: 2 if c.quick else 1]:
         mech = M.ShiftedLogGaussian(r0, cc, r=r)
         s = mech.mp_sigma()
@@ -142,14 +143,21 @@ def equation_12(c):
                     d = renyi(A, B, alpha, method="quadrature")
                     p = {"r0": r0, "c": cc, "n": n, "m": m, "alpha": alpha, "direction": direction}
                     c.compare(p, d.value, "==", closed, d.error + closed * tiny(c), route="quadrature vs eq (12)")
-                    if max(n, m) <= 10 and alpha <= 20:
+                    if max(n, m) <= 10 and alpha <= 20 and closed < 50:  # Arb's integrand overflows beyond
                         sg = C.sigma(r0, cc)
                         kp, kq = (n, m) if direction == "forward" else (m, n)
                         mu_a = (C.to_arb(kp) + C.to_arb(cc)).log() - sg * sg
                         mu_b = (C.to_arb(kq) + C.to_arb(cc)).log() - sg * sg
-                        mid, rad = C.enclosure(C.renyi_gaussian(C.to_arb(alpha), mu_a, mu_b, sg)[1])
-                        c.compare(p, d.value, "==", mid, rad + d.error, route="quadrature vs certified enclosure")
+                        try:
+                            mid, rad = C.enclosure(C.renyi_gaussian(C.to_arb(alpha), mu_a, mu_b, sg)[1])
+                        except C.Undecided as exc:  # e.g. a ball that overflows at large D
+                            undecided.append(f"{p}: {exc}")
+                        else:
+                            c.compare(p, d.value, "==", mid, rad + d.error,
+                                      route="quadrature vs certified enclosure")
                     worst = max(worst, abs(d.value - closed) / closed)
+    if undecided:
+        c.note(f"no certified enclosure in {len(undecided)} cases (not counted as cases), e.g. {undecided[0]}")
     mech = M.ShiftedLogGaussian(0.05, 1.0, r=0.1)
     d = renyi(mech.unclipped_law(9), mech.unclipped_law(10), 2, method="quadrature")
     c.control("0.99 v(n) on the unclipped edge 9 <-> 10 (alpha = 2), claimed as equality", d.value, "==",
