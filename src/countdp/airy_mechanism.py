@@ -64,7 +64,7 @@ import numpy as np
 
 from . import airy
 from . import validate
-from .laws import ContinuousLaw, LogShiftDensity, MixedLaw
+from .laws import ClippedAtZero, ContinuousLaw, LogShiftDensity
 from .mechanisms import CountMechanism, log_gap, stochastic_round
 
 __all__ = [
@@ -371,6 +371,9 @@ class LogShiftedAiryDensity(LogShiftDensity):
     def mp_noise_sf(self, z):
         return airy.mp_sf(z)
 
+    def mp_noise_cdf(self, z):
+        return airy.mp_cdf(z)
+
 
 class LogShiftedAiry(ContinuousLaw):
     """The unclipped release ``U_n = exp(mu + b X) - c`` (mu = log(n + c) + t)."""
@@ -395,20 +398,12 @@ class LogShiftedAiry(ContinuousLaw):
         return np.exp(float(self.mu) + float(self.b) * airy.sample(rng, size)) - float(self.c)
 
 
-class ClippedLogShiftedAiry(MixedLaw):
+class ClippedLogShiftedAiry(ClippedAtZero):
     """The released ``[U_n]_+``: atom ``P(U_n <= 0) = F((log c - mu)/b)`` at 0 plus U_n's
-    density on ``(0, inf)``."""
+    density on ``(0, inf)`` (the construction of ``countdp.laws.ClippedAtZero``)."""
 
     def __init__(self, base: LogShiftedAiry):
-        self.base = base
-        atom = airy.mp_cdf((mpmath.log(base.c) - base.mu) / base.b)
-        dens = LogShiftedAiryDensity(base.mu, base.b, base.c, lo=0)
-        super().__init__({0: atom}, dens, sampler=lambda rng, size: np.maximum(base.sample(rng, size), 0.0),
-                         name="[exp(mu + b X_Airy) - c]_+")
-
-    @property
-    def atom_mass(self):
-        return self._atoms.get(mpmath.mpf(0), mpmath.mpf(0))
+        super().__init__(base, name="[exp(mu + b X_Airy) - c]_+")
 
 
 # ============================================================================================

@@ -1194,6 +1194,9 @@ class LogShiftedLaplaceDensity(LogShiftDensity):
     def mp_noise_sf(self, z):
         return _laplace_sf(z)
 
+    def mp_noise_cdf(self, z):
+        return _laplace_sf(-z)  # the Laplace law is symmetric: no 1 - sf cancellation
+
 
 def _laplace_sf(z):
     """P(L > z) for L standard Laplace."""

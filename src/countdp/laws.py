@@ -149,6 +149,18 @@ class LogShiftDensity(Density):
     def mp_noise_sf(self, z):
         raise NotImplementedError
 
+    def mp_noise_cdf(self, z):
+        """P(X <= z); subclasses override where 1 - sf would cancel."""
+        return 1 - self.mp_noise_sf(z)
+
+    def restricted_to_positive(self) -> "LogShiftDensity":
+        """The same density on U > 0 only: the part of [U]_+ off its atom at 0 (eq 4)."""
+        return type(self)(self.mu, self.s, self.c, lo=0)
+
+    def mp_mass_at_or_below_zero(self):
+        """P(U <= 0) = P(X <= (log c - mu)/s): the atom that clipping puts at 0."""
+        return self.mp_noise_cdf((mpmath.log(self.c) - self.mu) / self.s)
+
     # -- constants cached per precision --
     def _consts(self):
         if self._const_prec != mpmath.mp.prec:
@@ -226,6 +238,9 @@ class LogShiftedGaussianDensity(LogShiftDensity):
 
     def mp_noise_sf(self, z):
         return normal.mp_Phi_sf(z)
+
+    def mp_noise_cdf(self, z):
+        return normal.mp_Phi(z)
 
 
 class CallableDensity(Density):
@@ -387,15 +402,16 @@ class MixedLaw(Law):
 
 
 class ClippedAtZero(MixedLaw):
-    """``[U]_+`` for a continuous law U with a LogShiftedGaussianDensity: atom ``P(U <= 0)`` at 0
-    plus U's density on ``(0, inf)``."""
+    """``[U]_+`` for a continuous law U whose density is a :class:`LogShiftDensity` (any noise):
+    atom ``P(U <= 0)`` at 0 plus U's density on ``(0, inf)`` (eq 4)."""
 
-    def __init__(self, base: LogShiftedGaussian):
+    def __init__(self, base: ContinuousLaw, name: str = "[exp(N(mu, s^2)) - c]_+"):
+        if not isinstance(base.density, LogShiftDensity):
+            raise ValueError("base must be a law of exp(mu + s X) - c (a LogShiftDensity)")
         self.base = base
-        atom = normal.mp_Phi((mpmath.log(base.c) - base.mu) / base.s)
-        dens = LogShiftedGaussianDensity(base.mu, base.s, base.c, lo=0)
-        super().__init__({0: atom}, dens, sampler=lambda rng, size: np.maximum(base.sample(rng, size), 0.0),
-                         name="[exp(N(mu, s^2)) - c]_+")
+        d = base.density
+        super().__init__({0: d.mp_mass_at_or_below_zero()}, d.restricted_to_positive(),
+                         sampler=lambda rng, size: np.maximum(base.sample(rng, size), 0.0), name=name)
 
     @property
     def atom_mass(self):
