@@ -11,8 +11,8 @@ import numpy as np
 
 from countdp import certify
 from countdp.mechanisms import ShiftedLogGaussian
-from countdp.renyi import renyi
-from countdp.utility import mc_abs_error, quad_expectation
+from countdp.divergence.renyi import renyi
+from countdp.laws.expectation import mc_abs_error, quad_expectation
 
 
 def timed(fn, repeat=5):

@@ -17,11 +17,11 @@ import math
 import mpmath
 import numpy as np
 
-from countdp import dp_mechanisms as M
-from countdp import tight_rho as T
-from countdp.claims import claim
+from countdp.mechanisms import epsilon_dp as M
+from countdp.divergence import tight_rho as T
+from countdp.harness.claims import claim
 from countdp.laws import Gaussian
-from countdp.utility import mc_mean
+from countdp.numerics.montecarlo import mc_mean
 
 TITLE = "Companion paper: exact zCDP of Laplace, discrete Laplace, k-RR, RAPPOR, bounded range"
 
@@ -62,7 +62,7 @@ def _mc_kl(c, name, draw, closed, params):
 def _zcdp_notes(c, name, rho):
     """(eps, delta) from rho via the team's zcdp module when it exists (optional, notes only)."""
     try:
-        from countdp import zcdp  # noqa: PLC0415 -- optional, owned by another member
+        from countdp.divergence import zcdp  # noqa: PLC0415 -- optional, owned by another member
     except ImportError:
         return
     f = getattr(zcdp, "zcdp_to_approx_dp", None)
@@ -169,7 +169,7 @@ def discrete_laplace(c):
             c.compare({"eps": eps, "Delta": Delta, "what": "engine on the integer pmfs == candidate"}, ri.value,
                       "==", M.discrete_laplace_kl(eps, Delta), tol=ri.width, route="engine on the window sums")
             if eps >= 0.5:
-                from countdp import renyi as R
+                from countdp.divergence import renyi as R
                 lib = R.renyi(P, Q, 2)
                 v, e = T.mp_renyi(*M.discrete_laplace_loss_classes(eps, Delta), 2)
                 c.compare({"eps": eps, "Delta": Delta, "alpha": 2, "what": "library D_2 (integer pmfs) == engine "
@@ -340,7 +340,7 @@ def bounded_range(c):
 
 
 def figures(settings):
-    from countdp.plotting import new_figure, save
+    from countdp.harness.plotting import new_figure, save
 
     eps = np.logspace(-2, 1, 10 if settings.quick else 16)
     rows = {
@@ -384,6 +384,6 @@ def figures(settings):
 
 
 if __name__ == "__main__":
-    from countdp.runner import script_main
+    from countdp.harness.runner import script_main
 
     raise SystemExit(script_main(__file__))

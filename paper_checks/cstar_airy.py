@@ -23,11 +23,13 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from countdp import airy
-from countdp import airy_mechanism as AM
-from countdp.claims import claim, fmt
+from countdp.laws import airy
+from countdp.mechanisms import airy as AM
+from countdp.harness.claims import claim
+from countdp.harness.results import fmt
 from countdp.mechanisms import ShiftedLogGaussian
-from countdp.utility import mc_abs_error, mc_mean
+from countdp.numerics.montecarlo import mc_mean
+from countdp.laws.expectation import mc_abs_error
 
 TITLE = "Beyond the paper: the Airy log-mechanism, C* <= 8|a1'|^3/27 < 1/pi"
 
@@ -294,8 +296,8 @@ def utility(c):
     "the paper's mechanism-independent lower bounds (14) and (23) at the same r (countdp.bounds)",
 ])
 def budget(c):
-    from countdp import renyi
-    from countdp.tight_rho import ALPHA_TO_ONE, tight_rho
+    from countdp.divergence import renyi
+    from countdp.divergence.tight_rho import ALPHA_TO_ONE, tight_rho
 
     rows = []
     worst_excess = -math.inf
@@ -536,7 +538,7 @@ def figures(settings):
     """cstar_laws, cstar_score_cgf, cstar_budget_vs_n, cstar_bracket."""
     from mpmath import mp
 
-    from countdp.plotting import new_figure, save
+    from countdp.harness.plotting import new_figure, save
 
     paths = []
     C = airy.airy_constants()
@@ -627,6 +629,6 @@ def figures(settings):
 
 
 if __name__ == "__main__":
-    from countdp.runner import script_main
+    from countdp.harness.runner import script_main
 
     raise SystemExit(script_main(__file__))

@@ -13,12 +13,15 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from countdp import baselines as B
-from countdp.claims import claim, fmt
+from countdp.mechanisms import baselines as B
+from countdp.harness.claims import claim
+from countdp.harness.results import fmt
 from countdp.laws import FinitePmf, Gaussian, PointMass
 from countdp.mechanisms import ShiftedLogGaussian
-from countdp.renyi import renyi
-from countdp.utility import Z_BAR, mc_mean, quad_expectation
+from countdp.divergence.renyi import renyi
+from countdp.numerics.estimate import Z_BAR
+from countdp.numerics.montecarlo import mc_mean
+from countdp.laws.expectation import quad_expectation
 
 TITLE = "Section 2: the zero-count boundary (Propositions 2.2 and 2.3)"
 
@@ -236,6 +239,6 @@ def constant_release(c):
 # --------------------------------------------------------------------------------------------
 
 if __name__ == "__main__":
-    from countdp.runner import script_main
+    from countdp.harness.runner import script_main
 
     raise SystemExit(script_main(__file__))

@@ -19,11 +19,14 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import _grid  # noqa: E402
 
 from countdp import certify as C  # noqa: E402
+from countdp import formulas
 from countdp import mechanisms as M  # noqa: E402
-from countdp import normal  # noqa: E402
-from countdp.claims import claim, fmt  # noqa: E402
-from countdp.renyi import renyi  # noqa: E402
-from countdp.utility import mc_mean, quad_expectation  # noqa: E402
+from countdp.numerics import normal  # noqa: E402
+from countdp.harness.claims import claim
+from countdp.harness.results import fmt  # noqa: E402
+from countdp.divergence.renyi import renyi  # noqa: E402
+from countdp.numerics.montecarlo import mc_mean  # noqa: E402
+from countdp.laws.expectation import quad_expectation  # noqa: E402
 
 TITLE = "Section 3: the shifted log-Gaussian mechanism (eqs 3-7, Theorem 3.1, Corollary 3.2)"
 
@@ -45,15 +48,15 @@ def equation_3(c):
                   route="forward Phi at sigma")
         c.compare(p, s, ">", 0, 0, route="sigma positive")
         c.compare(p, s, "<", mpmath.inf, 0, route="sigma finite")
-        c.compare(p, M.sigma_float(r0, cc), "==", s, 1e-13 * float(s), route="float64 ndtri vs mpmath (rel. 1e-13)")
+        c.compare(p, formulas.sigma.fp(r0, cc), "==", s, 1e-13 * float(s), route="float64 ndtri vs mpmath (rel. 1e-13)")
     # Control: the argument 1/2 + r0/(1+c) (factor 2 dropped) does not satisfy the forward identity.
     r0, cc = 0.45, 1.0
     wrong = normal.mp_Phi_inv(mpmath.mpf(1) / 2 + mpmath.mpf(r0) / (1 + cc))
     c.control("sigma = Phi^{-1}(1/2 + r0/(1+c))", 2 * normal.mp_Phi(wrong) - 1, "==",
               mpmath.mpf(r0) / (1 + cc), tiny(c))
     c.slack("equality to working precision; sigma in "
-            f"[{fmt(min(M.sigma_float(r0, cc) for (_, r0, cc) in _grid.designs(c.quick)), 4)}, "
-            f"{fmt(max(M.sigma_float(r0, cc) for (_, r0, cc) in _grid.designs(c.quick)), 4)}]")
+            f"[{fmt(min(formulas.sigma.fp(r0, cc) for (_, r0, cc) in _grid.designs(c.quick)), 4)}, "
+            f"{fmt(max(formulas.sigma.fp(r0, cc) for (_, r0, cc) in _grid.designs(c.quick)), 4)}]")
 
 
 @claim("eq4", routes=["exact law of the release (atom at 0 + log-shifted Gaussian density)",
@@ -192,7 +195,7 @@ def theorem_3_1_iii(c):
             seq = []
             for k in range(1, top + 1):
                 n = mpmath.mpf(10) ** k
-                seq.append(n ** 3 * (M.budget(int(n), s, cc) - 1 / (2 * s * s * n * n)))
+                seq.append(n ** 3 * (formulas.budget(int(n), s, cc) - 1 / (2 * s * s * n * n)))
             limit = -(2 * mpmath.mpf(cc) - 1) / (2 * s * s)
         bound = abs(limit) + float(np.max(ratio[:10]))
         c.compare({**p, "n": "1..10^6"}, float(np.max(ratio)), "<=", bound, 1e-6 * bound,
@@ -210,7 +213,7 @@ def theorem_3_1_iii(c):
     mech = M.ShiftedLogGaussian(0.05, 1.0, r=0.1)
     s = mech.mp_sigma()
     with mpmath.workdps(50):
-        r4 = [mpmath.mpf(10) ** (4 * k) * abs(M.budget(10**k, s, 1.0) - 1 / (2 * s * s * mpmath.mpf(10) ** (2 * k)))
+        r4 = [mpmath.mpf(10) ** (4 * k) * abs(formulas.budget(10**k, s, 1.0) - 1 / (2 * s * s * mpmath.mpf(10) ** (2 * k)))
               for k in (5, 6)]
     c.control("v(n) = 1/(2 sigma^2 n^2) + O(n^-4): n^4-scaled remainder at 10^6 / at 10^5 <= 2",
               r4[1] / r4[0], "<=", 2, 0)
@@ -304,6 +307,6 @@ def corollary_3_2_rounding(c):
 
 
 if __name__ == "__main__":
-    from countdp.runner import script_main
+    from countdp.harness.runner import script_main
 
     raise SystemExit(script_main(__file__))

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import mpmath
 
-from countdp import baselines as B
+from countdp.mechanisms import baselines as B
+from countdp import formulas
 from countdp import mechanisms as M
-from countdp import normal
-from countdp.claims import claim, fmt
+from countdp.numerics import normal
+from countdp.harness.claims import claim
+from countdp.harness.results import fmt
 
 TITLE = "Section 4.1: the drift -sigma^2 minimises the expected absolute multiplicative error"
 
@@ -58,14 +60,14 @@ def derivative(c):
             a = mpmath.mpf(fac) * sigma ** 2
             p = {"sigma": sigma, "a": a}
             num, err, info = B.drift_derivative_numeric(sigma, a)
-            closed = M.drift_error_derivative(sigma, a)
+            closed = formulas.drift_error_derivative(sigma, a)
             tol = err + 100 * mpmath.eps * max(abs(closed), 1)
             c.compare(p, lhs=num, relation="==", rhs=closed, tol=tol, route="central difference vs closed form",
                       note=f"h = {fmt(info['h'], 3)}, truncation est. {fmt(info['truncation'], 3)}, "
                            f"quadrature noise/h {fmt(info['noise'], 3)}")
             worst_ratio = max(worst_ratio, abs(num - closed) / tol)
             val, verr = B.drift_error_quad(sigma, a)
-            cval = M.drift_error(sigma, a)
+            cval = formulas.drift_error(sigma, a)
             c.compare(p, lhs=val, relation="==", rhs=cval, tol=verr + 100 * mpmath.eps * max(abs(cval), 1),
                       route="quadrature vs closed form drift_error")
             if closed != 0:
@@ -100,7 +102,7 @@ def minimiser(c):
         for fac in (SCAN_QUICK if c.quick else SCAN_FULL):
             a = mpmath.mpf(fac) * s2
             num, err, _ = B.drift_derivative_numeric(sigma, a)
-            closed = M.drift_error_derivative(sigma, a)
+            closed = formulas.drift_error_derivative(sigma, a)
             rel = "<" if a < s2 else ">"
             p = {"sigma": sigma, "a": a}
             c.compare(p, lhs=num, relation=rel, rhs=0, tol=err, route="sign of the numerical derivative")
@@ -117,7 +119,7 @@ def minimiser(c):
         fh, eh = B.drift_error_quad(sigma, s2 / 2)
         c.compare({"sigma": sigma, "a": s2 / 2}, lhs=fh, relation=">", rhs=f1, tol=e1 + eh,
                   route="quadrature: error at sigma^2/2 > error at sigma^2")
-        cf1, cfh = M.drift_error(sigma, s2), M.drift_error(sigma, s2 / 2)
+        cf1, cfh = formulas.drift_error(sigma, s2), formulas.drift_error(sigma, s2 / 2)
         c.compare({"sigma": sigma, "a": s2 / 2}, lhs=cfh, relation=">", rhs=cf1, tol=100 * mpmath.eps,
                   route="closed form: error at sigma^2/2 > error at sigma^2")
         c.compare({"sigma": sigma}, lhs=fh - f1, relation="==", rhs=cfh - cf1,
@@ -147,18 +149,18 @@ def figures(settings):
     """The drift curve E|exp(sigma Z - a) - 1| against a, with both drifts marked."""
     import numpy as np
 
-    from countdp.plotting import new_figure, save
+    from countdp.harness.plotting import new_figure, save
 
     fig, ax = new_figure()
     with mpmath.workdps(20):
         for sigma, color in ((0.5, "C0"), (1.0, "C1"), (1.5, "C2")):
             s = mpmath.mpf(sigma)
             a = np.linspace(-0.5, 3.5, 321)
-            f = [float(M.drift_error(s, mpmath.mpf(x))) for x in a]
+            f = [float(formulas.drift_error(s, mpmath.mpf(x))) for x in a]
             ax.plot(a, f, color=color, lw=1.4, label=f"$\\sigma$ = {sigma}")
             s2 = sigma ** 2
-            ax.plot([s2], [float(M.drift_error(s, s2))], "o", color=color, ms=6)
-            ax.plot([s2 / 2], [float(M.drift_error(s, s2 / 2))], "s", color=color, ms=6, mfc="none")
+            ax.plot([s2], [float(formulas.drift_error(s, s2))], "o", color=color, ms=6)
+            ax.plot([s2 / 2], [float(formulas.drift_error(s, s2 / 2))], "s", color=color, ms=6, mfc="none")
             for x in (s2, s2 / 2):
                 q, _ = B.drift_error_quad(s, x)
                 ax.plot([x], [float(q)], "+", color="k", ms=8)
@@ -173,6 +175,6 @@ def figures(settings):
 
 
 if __name__ == "__main__":
-    from countdp.runner import script_main
+    from countdp.harness.runner import script_main
 
     raise SystemExit(script_main(__file__))

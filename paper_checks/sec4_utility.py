@@ -18,17 +18,20 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import _grid  # noqa: E402
 
 from countdp import certify as C  # noqa: E402
+from countdp import formulas
 from countdp import mechanisms as M  # noqa: E402
-from countdp.claims import claim, fmt  # noqa: E402
+from countdp.harness.claims import claim
+from countdp.harness.results import fmt  # noqa: E402
 from countdp.laws import Gaussian  # noqa: E402
-from countdp.utility import mc_mean, quad_expectation  # noqa: E402
+from countdp.numerics.montecarlo import mc_mean  # noqa: E402
+from countdp.laws.expectation import quad_expectation  # noqa: E402
 
 TITLE = "Section 4: exact utility calibration (Lemma 4.1, eqs 8-9)"
 
 
 def sigmas(quick):
     """The sigmas of the design grid, plus a spread over two decades."""
-    grid = {M.sigma_float(r0, c) for (_, r0, c) in _grid.designs(quick)}
+    grid = {formulas.sigma.fp(r0, c) for (_, r0, c) in _grid.designs(quick)}
     extra = (0.01, 0.3, 1.0, 3.0) if not quick else (0.01, 1.0)
     return sorted(grid | set(extra))
 
@@ -56,7 +59,7 @@ def mc_multiplicative_error(sigma, rng, draws, drift_factor=1):
 def lemma_4_1(c):
     worst_rel = mpmath.mpf(0)
     for sigma in sigmas(c.quick):
-        closed = M.multiplicative_error(sigma)
+        closed = formulas.multiplicative_error(sigma)
         q, qerr = quad_multiplicative_error(sigma)
         tol = qerr + mpmath.mpf(10) ** (-c.dps + 5)
         c.compare({"sigma": sigma}, q, "==", closed, tol, route="quadrature vs closed form")
@@ -69,7 +72,7 @@ def lemma_4_1(c):
     sigma = 0.5
     q_half, qerr = quad_multiplicative_error(sigma, drift_factor=mpmath.mpf(1) / 2)
     c.control("drift -sigma^2/2 in place of -sigma^2 (sigma = 0.5)", q_half, "==",
-              M.multiplicative_error(sigma), qerr + mpmath.mpf(10) ** (-c.dps + 5))
+              formulas.multiplicative_error(sigma), qerr + mpmath.mpf(10) ** (-c.dps + 5))
     c.slack(f"identity (equality): worst relative gap quadrature vs closed form {fmt(worst_rel, 3)}")
 
 
@@ -80,7 +83,7 @@ def equation_8(c):
     worst = mpmath.mpf(0)
     for sigma in sigmas(c.quick):
         s = mpmath.mpf(sigma)
-        closed = M.half_expectation(s)
+        closed = formulas.half_expectation(s)
         integrand = (lambda z: mpmath.exp(s * z - s * s) * mpmath.npdf(z))
         lower, e1 = mpmath.quad(integrand, [-mpmath.inf, s - 8, s - 2, s], error=True)
         upper, e2 = mpmath.quad(integrand, [s, s + 2, s + 8, mpmath.inf], error=True)
@@ -96,7 +99,7 @@ def equation_8(c):
     # Control: the same value claimed for a split at Z = 0 instead of Z = sigma.
     s = mpmath.mpf(1)
     wrong_split = mpmath.quad(lambda z: mpmath.exp(s * z - s * s) * mpmath.npdf(z), [-mpmath.inf, -4, 0])
-    c.control("split at Z = 0 instead of Z = sigma (sigma = 1)", wrong_split, "==", M.half_expectation(s),
+    c.control("split at Z = 0 instead of Z = sigma (sigma = 1)", wrong_split, "==", formulas.half_expectation(s),
               mpmath.mpf(10) ** (-c.dps + 5))
     c.slack(f"identity (equality): worst |quadrature - closed form| {fmt(worst, 3)}")
 
@@ -145,6 +148,6 @@ def equation_9(c):
 
 
 if __name__ == "__main__":
-    from countdp.runner import script_main
+    from countdp.harness.runner import script_main
 
     raise SystemExit(script_main(__file__))

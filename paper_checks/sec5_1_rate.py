@@ -17,9 +17,11 @@ own error as the bar); rates are ratios whose spread over decades is reported an
 import mpmath
 
 from countdp import limits as L
+from countdp import formulas
 from countdp import mechanisms as M
-from countdp import zcdp as Z
-from countdp.claims import claim, fmt
+from countdp.divergence import zcdp as Z
+from countdp.harness.claims import claim
+from countdp.harness.results import fmt
 
 TITLE = "Section 5.1: interpreting the rate (zCDP conversion, the coefficient limits, eq 13)"
 
@@ -69,7 +71,7 @@ def conversion(c):
             p = {"r0": r0, "c": cc, "n": n, "delta": DELTA}
             v = mech.mp_v(n)
             ex = Z.eps_of_delta(mech.released_law(n), mech.released_law(n - 1), DELTA)
-            mu = M.log_gap(n, cc) / mech.mp_sigma()
+            mu = formulas.log_gap(n, cc) / mech.mp_sigma()
             gauss = Z.gaussian_eps_of_delta(mu, DELTA)
             bs = Z.zcdp_to_approx_dp(v, DELTA)
             cks = Z.cks_eps(v, DELTA)
@@ -245,7 +247,7 @@ def figures(settings):
     """eps(n) at delta = 1e-6: exact (closed form, unclipped; quadrature, released) vs conversions."""
     import numpy as np
 
-    from countdp.plotting import new_figure, save
+    from countdp.harness.plotting import new_figure, save
 
     out = []
     with mpmath.workdps(20):
@@ -257,7 +259,7 @@ def figures(settings):
             ex, bs, ck = [], [], []
             for n in ns:
                 v = mech.mp_v(int(n))
-                ex.append(float(Z.gaussian_eps_of_delta(M.log_gap(int(n), cc) / mech.mp_sigma(), DELTA)))
+                ex.append(float(Z.gaussian_eps_of_delta(formulas.log_gap(int(n), cc) / mech.mp_sigma(), DELTA)))
                 bs.append(float(Z.zcdp_to_approx_dp(v, DELTA)))
                 ck.append(float(Z.cks_eps(v, DELTA)))
             ex = np.array(ex)
@@ -277,6 +279,6 @@ def figures(settings):
 
 
 if __name__ == "__main__":
-    from countdp.runner import script_main
+    from countdp.harness.runner import script_main
 
     raise SystemExit(script_main(__file__))

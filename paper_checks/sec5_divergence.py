@@ -18,12 +18,14 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import _grid  # noqa: E402
 
 from countdp import certify as C  # noqa: E402
+from countdp import formulas
 from countdp import mechanisms as M  # noqa: E402
-from countdp import normal  # noqa: E402
-from countdp.claims import claim, fmt  # noqa: E402
+from countdp.numerics import normal  # noqa: E402
+from countdp.harness.claims import claim
+from countdp.harness.results import fmt  # noqa: E402
 from countdp.laws import Gaussian  # noqa: E402
-from countdp.renyi import renyi, renyi_product_2d  # noqa: E402
-from countdp.utility import mc_mean  # noqa: E402
+from countdp.divergence.renyi import renyi, renyi_product_2d  # noqa: E402
+from countdp.numerics.montecarlo import mc_mean  # noqa: E402
 
 TITLE = "Section 5: exact divergence (eqs 10-12), postprocessing, monotonicity, product"
 
@@ -97,7 +99,7 @@ def equation_11(c):
         P, Q = Gaussian(mu, s), Gaussian(nu, s)
         for alpha in _grid.alphas(c.quick):
             p = {"mu": mu, "nu": nu, "s": s, "alpha": alpha}
-            closed = M.renyi_gaussian_equal_variance(alpha, mu, nu, s)
+            closed = formulas.renyi_equal_variance(alpha, mu, nu, s)
             d = renyi(P, Q, alpha, method="quadrature")
             c.compare(p, d.value, "==", closed, d.error + closed * tiny(c), route="quadrature")
             z = (mu - nu) / s
@@ -232,14 +234,14 @@ def monotone_gap(c):
         c.compare({"c": cf, "n": "1..10^6"}, float(np.max(np.diff(stable))), "<", 0.0, 0,
                   route="strictly decreasing: max_n (gap(n+1) - gap(n)) < 0")
         with mpmath.workdps(50):
-            seq = [mpmath.mpf(10) ** (2 * k) * (M.log_gap(10**k, cf) - mpmath.mpf(10) ** -k) for k in range(1, 7)]
+            seq = [mpmath.mpf(10) ** (2 * k) * (formulas.log_gap(10**k, cf) - mpmath.mpf(10) ** -k) for k in range(1, 7)]
         limit = -(mpmath.mpf(cf) - mpmath.mpf(1) / 2)
         for k, val in enumerate(seq, start=1):
             c.compare({"c": cf, "n": 10**k}, abs(val - limit), "<=", 3 * (1 + cf) ** 2 / mpmath.mpf(10) ** k, 0,
                       route="n^2 (gap - 1/n) -> -(c - 1/2) at rate O(1/n)")
         c.note(f"c={cf}: n^2 (gap - 1/n) at n = 10..10^6: " + ", ".join(mpmath.nstr(v, 8) for v in seq))
     with mpmath.workdps(50):
-        r3 = [mpmath.mpf(10) ** (3 * k) * abs(M.log_gap(10**k, 2.0) - mpmath.mpf(10) ** -k) for k in (5, 6)]
+        r3 = [mpmath.mpf(10) ** (3 * k) * abs(formulas.log_gap(10**k, 2.0) - mpmath.mpf(10) ** -k) for k in (5, 6)]
     c.control("gap = 1/n + O(n^-3): n^3-scaled remainder at 10^6 / at 10^5 <= 2", r3[1] / r3[0], "<=", 2, 0)
     c.slack("strictly decreasing over the whole range; the n^-2 coefficient -(c - 1/2) is approached at O(1/n)")
 
@@ -271,8 +273,8 @@ def product(c):
 
 
 def figures(settings):
-    from countdp.plotting import new_figure, save
-    from countdp.utility import mc_abs_error, quad_expectation
+    from countdp.harness.plotting import new_figure, save
+    from countdp.laws.expectation import mc_abs_error, quad_expectation
 
     paths = []
     # (a) v(n) for c in {0.1, 1, 2} with an n^-2 guide
@@ -334,6 +336,6 @@ def figures(settings):
 
 
 if __name__ == "__main__":
-    from countdp.runner import script_main
+    from countdp.harness.runner import script_main
 
     raise SystemExit(script_main(__file__))

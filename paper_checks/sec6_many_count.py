@@ -16,10 +16,11 @@ import mpmath
 import numpy as np
 
 from countdp import bounds as B
+from countdp import formulas
 from countdp import mechanisms as M
-from countdp.claims import claim
+from countdp.harness.claims import claim
 from countdp.laws import Gaussian
-from countdp.utility import mc_abs_error
+from countdp.laws.expectation import mc_abs_error
 
 TITLE = "Sections 6.2-6.5: the many-count lower bounds (Lemma 6.3 to Corollary 6.7)"
 
@@ -197,7 +198,7 @@ def many_count_inequality(c):
     s = 20.0
     prior = B.uniform_prior(5)
     H, EJ, sec = B.prior_moments(prior, 2)
-    rho = M.renyi_gaussian_equal_variance(1, 0, 1, s)
+    rho = formulas.renyi_equal_variance(1, 0, 1, s)
     info_g = B.mutual_information(prior, lambda j: Gaussian(j, s))
     c.compare({"channel": f"J + N(0, {s}^2)", "prior": "uniform K=5", "rho": rho}, info_g.value, "<=",
               rho * sec, tol=info_g.error, route="(21) on a Gaussian chain (rho = 1/(2 s^2))")
@@ -503,7 +504,7 @@ def truncated_gaussian_prior(c):
 
 
 def figures(settings):
-    from countdp.plotting import new_figure, save
+    from countdp.harness.plotting import new_figure, save
 
     paths = []
     r = R
@@ -544,6 +545,6 @@ def figures(settings):
 
 
 if __name__ == "__main__":
-    from countdp.runner import script_main
+    from countdp.harness.runner import script_main
 
     raise SystemExit(script_main(__file__))

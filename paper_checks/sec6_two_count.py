@@ -11,10 +11,11 @@ import mpmath
 import numpy as np
 
 from countdp import bounds as B
+from countdp import formulas
 from countdp import mechanisms as M
-from countdp.claims import claim
+from countdp.harness.claims import claim
 from countdp.laws import Gaussian
-from countdp.renyi import kl, renyi
+from countdp.divergence.renyi import kl, renyi
 
 TITLE = "Section 6.1: pathwise group privacy (Lemma 6.1) and the two-count bound (Proposition 6.2)"
 
@@ -49,7 +50,7 @@ def pathwise_group_privacy(c):
     chains = GAUSS_CHAINS[:1] if c.quick else GAUSS_CHAINS
     worst_gauss = mpmath.mpf(0)
     for s, delta in chains:
-        rho = M.renyi_gaussian_equal_variance(1, 0, delta, s)  # per-edge D_alpha / alpha, every alpha
+        rho = formulas.renyi_equal_variance(1, 0, delta, s)  # per-edge D_alpha / alpha, every alpha
         for k in ks:
             for alpha in alphas:
                 for direction, (P, Q) in {"forward": (Gaussian(0, s), Gaussian(k * delta, s)),
@@ -90,7 +91,7 @@ def pathwise_group_privacy(c):
               smallest=lo[0], at_smallest=str(lo[1:]), largest=hi[0], at_largest=str(hi[1:]))
     # negative control: the linear rule alpha k rho, on the Gaussian chain where the lemma is tight
     s, delta = GAUSS_CHAINS[0]
-    rho = M.renyi_gaussian_equal_variance(1, 0, delta, s)
+    rho = formulas.renyi_equal_variance(1, 0, delta, s)
     d = renyi(Gaussian(0, s), Gaussian(3 * delta, s), 2.0, method="quadrature")
     c.control("linear group privacy alpha k rho instead of alpha k^2 rho (Gaussian, k = 3, alpha = 2)",
               d.value, "<=", 2.0 * 3 * rho, tol=d.error)
@@ -291,6 +292,6 @@ def proof_steps(c):
 
 
 if __name__ == "__main__":
-    from countdp.runner import script_main
+    from countdp.harness.runner import script_main
 
     raise SystemExit(script_main(__file__))

@@ -22,11 +22,12 @@ from fractions import Fraction
 
 import mpmath
 
-from countdp import baselines as B
-from countdp.claims import claim, fmt
+from countdp.mechanisms import baselines as B
+from countdp.harness.claims import claim
+from countdp.harness.results import fmt
 from countdp.laws import Gaussian
 from countdp.mechanisms import ShiftedLogGaussian
-from countdp.renyi import gaussian_renyi, renyi
+from countdp.divergence.renyi import gaussian_renyi, renyi
 
 TITLE = "Section 7: the unequal-variance Gaussian fails the definition (Lemma 7.1, eq 35)"
 
@@ -333,7 +334,7 @@ def figures(settings):
     (left), and the same minus n/2, where the candidate formulas separate (right)."""
     import numpy as np
 
-    from countdp.plotting import new_figure, save
+    from countdp.harness.plotting import new_figure, save
 
     fig, (ax, bx) = new_figure(ncols=2, size=(10.0, 4.2))
     n = np.arange(1, 1001, dtype=float)
@@ -369,6 +370,6 @@ def figures(settings):
 
 
 if __name__ == "__main__":
-    from countdp.runner import script_main
+    from countdp.harness.runner import script_main
 
     raise SystemExit(script_main(__file__))

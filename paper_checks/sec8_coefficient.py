@@ -19,11 +19,13 @@ import numpy as np
 
 from countdp import limits as L
 from countdp import mechanisms as M
-from countdp import zcdp as Z
-from countdp.claims import claim, fmt
+from countdp.divergence import zcdp as Z
+from countdp.harness.claims import claim
+from countdp.harness.results import fmt
 from countdp.laws import PointMass
-from countdp.renyi import renyi
-from countdp.utility import mc_mean, quad_expectation
+from countdp.divergence.renyi import renyi
+from countdp.numerics.montecarlo import mc_mean
+from countdp.laws.expectation import quad_expectation
 
 TITLE = "Section 8 and eq (32): the coefficient C*, Table 2, composition, bias; Theorem 1.1"
 
@@ -356,7 +358,7 @@ def theorem_1_1(c):
 
 def figures(settings):
     """The C* landscape: the Table 2 constants and the upper family's r^2 n^2 v(n) as r falls."""
-    from countdp.plotting import new_figure, save
+    from countdp.harness.plotting import new_figure, save
 
     with mpmath.workdps(20):
         fig, ax = new_figure()
@@ -379,6 +381,6 @@ def figures(settings):
 
 
 if __name__ == "__main__":
-    from countdp.runner import script_main
+    from countdp.harness.runner import script_main
 
     raise SystemExit(script_main(__file__))

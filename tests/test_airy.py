@@ -16,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 from mpmath import mp
 from scipy import stats
 
-from countdp import airy
+from countdp.laws import airy
 
 A1P_LITERAL = "-1.01879297164747108901732478339974382"  # DLMF 9.9 / A&S table 10.13
 C_LITERAL = 0.3133170606

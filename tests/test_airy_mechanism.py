@@ -17,10 +17,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from mpmath import mp
 
-from countdp import airy
-from countdp import airy_mechanism as AM
-from countdp import claims, renyi
-from countdp.claims import Settings
+from countdp.laws import airy
+from countdp.mechanisms import airy as AM
+from countdp.harness import claims, results
+from countdp.divergence import renyi
+from countdp.harness.results import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 I_HALF = float(airy.airy_constants().fisher) / 2
@@ -304,14 +305,14 @@ def test_perturbed_limit_is_rejected_directly():
         b = AM.AiryLogMechanism(r * (1 - r), r, r=r).mp_b()
         Ls.append(r ** 2 * I / (2 * b ** 2))
     est, err = AM.richardson(rs, Ls, [1, 2, 3])
-    assert claims.holds(est, "==", AM.airy_limit_constant(30), err + mpmath.mpf("1e-20"))
-    assert not claims.holds(est, "==", 1 / mpmath.pi, err + mpmath.mpf("1e-20"))
+    assert results.holds(est, "==", AM.airy_limit_constant(30), err + mpmath.mpf("1e-20"))
+    assert not results.holds(est, "==", 1 / mpmath.pi, err + mpmath.mpf("1e-20"))
 
 
 def test_super_gaussian_law_is_caught_by_the_scan_comparison():
-    from countdp.tight_rho import tight_rho
+    from countdp.divergence.tight_rho import tight_rho
 
     P, Q = AM.generalised_gaussian_shift_pair(4, 0.5)
     res = tight_rho((P, Q), alpha_max=100, points_per_decade=4)
     mx = max(float(np.max(d.ratios)) for d in res.directions)
-    assert not claims.holds(mx, "<=", res.kl_max, 1e-12)
+    assert not results.holds(mx, "<=", res.kl_max, 1e-12)

@@ -12,11 +12,13 @@ from hypothesis import given, settings, strategies as st
 from scipy import stats
 
 from countdp import bounds as B
+from countdp import formulas
 from countdp import mechanisms as M
-from countdp.claims import Settings, checks_in, holds, run_check
+from countdp.harness.claims import checks_in, run_check
+from countdp.harness.results import Settings, holds
 from countdp.laws import Gaussian, PointMass
-from countdp.renyi import gaussian_renyi, renyi
-from countdp.utility import quad_expectation
+from countdp.divergence.renyi import gaussian_renyi, renyi
+from countdp.laws.expectation import quad_expectation
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -431,7 +433,7 @@ def test_checks_pass_in_quick_mode(script):
 
 
 def test_control_linear_group_privacy_is_rejected():
-    rho = M.renyi_gaussian_equal_variance(1, 0, 0.25, 1.0)
+    rho = formulas.renyi_equal_variance(1, 0, 0.25, 1.0)
     d = renyi(Gaussian(0, 1.0), Gaussian(0.75, 1.0), 2.0, method="quadrature")
     assert holds(d.value, "<=", 2 * 9 * rho, d.error)       # the lemma: alpha k^2 rho
     assert not holds(d.value, "<=", 2 * 3 * rho, d.error)   # the perturbed claim: alpha k rho

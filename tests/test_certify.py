@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from countdp import certify as C
-from countdp.certify import Verdict
+from countdp.arb.verdicts import Verdict
 
 mp.mp.dps = 50
 TRUE, FALSE, UND = Verdict.PROVED_TRUE, Verdict.PROVED_FALSE, Verdict.UNDECIDED
@@ -757,7 +757,7 @@ def test_certify_all_quick(quick_records):
     d = recs[0].as_dict()
     assert set(d) >= {"name", "claim", "enclosure", "radius", "verdict", "seconds"}
     assert d["verdict"] == "proved_true"
-    from countdp.claims import MAIN_PAPER_IDS
+    from countdp.harness.catalogue import MAIN_PAPER_IDS
     assert len(claims & set(MAIN_PAPER_IDS)) >= 30
     assert claims <= set(MAIN_PAPER_IDS)
     for r in recs:  # every record says what it proves

@@ -7,9 +7,11 @@ import pathlib
 import mpmath
 import pytest
 
+from countdp import formulas
 from countdp import mechanisms as M
-from countdp.claims import Settings, checks_in, holds, run_check
-from countdp.renyi import renyi
+from countdp.harness.claims import checks_in, run_check
+from countdp.harness.results import Settings, holds
+from countdp.divergence.renyi import renyi
 
 CHECKS = pathlib.Path(__file__).resolve().parent.parent / "paper_checks"
 SCRIPTS = ("sec3_mechanism", "sec4_utility", "sec5_divergence")
@@ -45,7 +47,7 @@ def test_half_drift_is_rejected_by_the_lemma_4_1_comparison():
         for sigma in (0.05, 0.5, 2.0):
             good, gerr = sec4.quad_multiplicative_error(sigma)
             bad, berr = sec4.quad_multiplicative_error(sigma, drift_factor=mpmath.mpf(1) / 2)
-            closed = M.multiplicative_error(sigma)
+            closed = formulas.multiplicative_error(sigma)
             assert holds(good, "==", closed, gerr + mpmath.mpf(10) ** -25)
             assert not holds(bad, "==", closed, berr + mpmath.mpf(10) ** -25)
 
@@ -64,7 +66,7 @@ def test_a_failing_claim_is_reported_as_fail(monkeypatch):
     exceed alpha v(n) on tight edges, so the same check must fail."""
     sec3 = load("sec3_mechanism")
     spec = next(s for s in checks_in(sec3) if s.id == "thm3.1.ii")
-    original = M.budget
-    monkeypatch.setattr(M, "budget", lambda n, sigma, c: original(n, sigma, c) * mpmath.mpf("0.9"))
+    original = formulas.budget.body
+    monkeypatch.setattr(formulas.budget, "body", lambda ctx, n, sigma, c: original(ctx, n, sigma, c) * ctx.convert("0.9"))
     res = run_check(spec, Settings(quick=True, certify=False))
     assert res.status == "fail"

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from countdp import cli
-from countdp.claims import CATALOGUE
+from countdp.harness import cli
+from countdp.harness.catalogue import CATALOGUE
 
-HEAD = "from countdp.claims import claim\n"
+HEAD = "from countdp.harness.claims import claim\n"
 
 GOOD = HEAD + '''
 TITLE = "good"
@@ -145,10 +145,10 @@ def fake_library(monkeypatch):
             return 1.0 / (n * n)
 
     mech.ShiftedLogGaussian = ShiftedLogGaussian
-    zcdp = types.ModuleType("countdp.zcdp")
+    zcdp = types.ModuleType("countdp.divergence.zcdp")
     zcdp.zcdp_to_approx_dp = lambda rho, delta: rho + 1.0
     monkeypatch.setitem(sys.modules, "countdp.mechanisms", mech)
-    monkeypatch.setitem(sys.modules, "countdp.zcdp", zcdp)
+    monkeypatch.setitem(sys.modules, "countdp.divergence.zcdp", zcdp)
 
 
 def test_budget(fake_library, capsys):

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from countdp import dp_mechanisms as M
-from countdp import tight_rho as T
-from countdp.claims import Settings, checks_in, holds, run_check
+from countdp.mechanisms import epsilon_dp as M
+from countdp.divergence import tight_rho as T
+from countdp.harness.claims import checks_in, run_check
+from countdp.harness.results import Settings, holds
 
 SCRIPT = Path(__file__).resolve().parents[1] / "paper_checks" / "companion_exact_zcdp.py"
 

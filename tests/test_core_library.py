@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from countdp import formulas
 from countdp import mechanisms as M
-from countdp import normal
+from countdp.numerics import normal
 from countdp.laws import FinitePmf, Gaussian, LogShiftedGaussian, PointMass
-from countdp.renyi import gaussian_renyi, kl, renyi
-from countdp.utility import mc_abs_error, mc_mean, quad_expectation
+from countdp.divergence.renyi import gaussian_renyi, kl, renyi
+from countdp.numerics.montecarlo import mc_mean
+from countdp.laws.expectation import mc_abs_error, quad_expectation
 
 # ---------------------------------------------------------------------------------------------
 # strategies: admissible designs (r, r0, c), counts, orders
@@ -95,8 +97,8 @@ def test_drift_error_closed_form_against_quadrature():
     with mpmath.workdps(30):
         for s, a in [(0.3, 0.09), (0.3, 0.045), (1.5, 0.2), (0.01, 0.0)]:
             q, err = quad_expectation(Gaussian(-a, s), lambda w: abs(mpmath.exp(w) - 1), breaks=[0])
-            assert abs(q - M.drift_error(s, a)) <= err + mpmath.mpf(10) ** -25
-        assert abs(M.drift_error(0.7, mpmath.mpf(0.49)) - M.multiplicative_error(0.7)) < mpmath.mpf(10) ** -25
+            assert abs(q - formulas.drift_error(s, a)) <= err + mpmath.mpf(10) ** -25
+        assert abs(formulas.drift_error(0.7, mpmath.mpf(0.49)) - formulas.multiplicative_error(0.7)) < mpmath.mpf(10) ** -25
 
 
 @settings(max_examples=20, deadline=None)

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from countdp import claims, report, runner
-from countdp.claims import Settings
+from countdp.harness import catalogue, report, runner
+from countdp.harness.results import Settings
 
-HEAD = "from countdp.claims import claim\nimport mpmath\n"
+HEAD = ("from countdp.harness.claims import certificate, claim\nimport mpmath\n"
+        "from flint import arb, fmpq\nfrom countdp.arb.verdicts import decide_contains\n")
 
 SCRIPTS = {
     "s1_good": HEAD + '''
@@ -28,7 +29,13 @@ def good(c):
               tol=mpmath.mpf(10) ** -20)
     c.slack("1e-28 | tight")
     c.finding(sup_at=mpmath.mpf(1) / 7, note="where the supremum sits")
-    c.certify(True, lower=mpmath.mpf(1) / 3)
+
+
+@certificate("lem4.1")
+def a_third(cert):
+    third = arb(fmpq(1, 3))
+    cert.record("1/3 in its ball", "the exact 1/3 lies in its ball", third,
+                decide_contains(third, fmpq(1, 3)))
 
 @claim("eq8", routes=["a", "b"])
 def unpicklable_finding(c):
@@ -128,9 +135,9 @@ def test_summary_json(reports):
     assert s["claims"]["eq10"] == "error" and s["claims"]["eq11"] == "fail"
     assert s["claims"]["s3_broken:import"] == "error"
     assert s["claims"]["thm3.1.ii"] == "missing"
-    assert set(claims.CATALOGUE) <= set(s["claims"])
+    assert set(catalogue.CATALOGUE) <= set(s["claims"])
     assert s["counts"] == {"pass": 2, "fail": 2, "error": 2,
-                           "missing": len(claims.CATALOGUE) - 5}
+                           "missing": len(catalogue.CATALOGUE) - 5}
     assert set(s["scripts"]) == {"s1_good", "s2_bad", "s3_broken"}
 
 
@@ -183,7 +190,7 @@ def test_summary_md(reports):
     md = (d / "SUMMARY.md").read_text()
     for cid in ("lem4.1", "eq8", "eq9", "eq10", "eq11", "s3_broken:import"):
         assert cid in md
-    for title in claims.SECTION_TITLES.values():
+    for title in catalogue.SECTION_TITLES.values():
         assert title in md
     header = ("| claim id | paper | status | routes compared | worst discrepancy | slack "
               "| negative control | certified | script |")

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from countdp import claims, runner
-from countdp.claims import Settings
+from countdp.harness import catalogue, results, runner
+from countdp.harness.results import Settings
 
-HEAD = "from countdp.claims import claim\n"
+HEAD = "from countdp.harness.claims import claim\n"
 
 PASSING = HEAD + '''
 TITLE = "Section 4: a passing script"
@@ -76,7 +76,7 @@ def make_root(tmp: Path, scripts: dict[str, str]) -> Path:
     return tmp
 
 
-def by_id(run: runner.Run) -> dict[str, claims.ClaimResult]:
+def by_id(run: results.Run) -> dict[str, results.ClaimResult]:
     return {r.id: r for _, r in run.results()}
 
 
@@ -166,13 +166,13 @@ def test_order_is_deterministic(mixed):
 def test_statuses_counts_and_missing(mixed):
     _, run, _ = mixed
     st = run.statuses()
-    assert set(claims.CATALOGUE) <= set(st)
+    assert set(catalogue.CATALOGUE) <= set(st)
     assert st["thm3.1.ii"] == "missing" and "thm3.1.ii" in run.missing
     assert st["c_broken:import"] == "error"
-    assert list(st)[: len(claims.CATALOGUE)] == list(claims.CATALOGUE)
+    assert list(st)[: len(catalogue.CATALOGUE)] == list(catalogue.CATALOGUE)
     c = run.counts()
     assert (c["pass"], c["fail"], c["error"]) == (3, 2, 4)
-    assert c["missing"] == len(claims.CATALOGUE) - 8
+    assert c["missing"] == len(catalogue.CATALOGUE) - 8
 
 
 def test_progress_plain_lines(mixed):
@@ -279,7 +279,7 @@ def test_precision_survives_the_worker(tmp_path):
     local = runner.check("lem4.1", settings, root=root).cases[0].lhs
     assert remote == local and remote._mpf_ == local._mpf_
     with mpmath.workdps(50):
-        assert claims.fmt(remote).startswith("0." + "3" * 49)
+        assert results.fmt(remote).startswith("0." + "3" * 49)
 
 
 def test_progress_on_a_tty(mixed):
@@ -316,7 +316,7 @@ def test_script_runs_alone(tmp_path):
     root = make_root(tmp_path, {"a_pass": PASSING + '''
 if __name__ == "__main__":
     import sys
-    from countdp.runner import script_main
+    from countdp.harness.runner import script_main
     raise SystemExit(script_main(sys.modules[__name__]))
 '''})
     src = str(Path(runner.__file__).resolve().parents[1])

@@ -12,11 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from countdp import baselines as B
+from countdp.mechanisms import baselines as B
+from countdp import formulas
 from countdp import mechanisms as M
-from countdp.claims import Settings, checks_in, holds, run_check
+from countdp.harness.claims import checks_in, run_check
+from countdp.harness.results import Settings, holds
 from countdp.laws import FinitePmf, Gaussian, PointMass
-from countdp.renyi import gaussian_renyi, renyi
+from countdp.divergence.renyi import gaussian_renyi, renyi
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ["sec2_boundary", "sec4_1_drift", "sec7_unequal_variance"]
@@ -156,7 +158,7 @@ def test_pmf_only_integer_law_is_refused_where_it_cannot_be_summed():
 def test_drift_quadrature_matches_closed_form(sigma, a):
     with mpmath.workdps(30):
         v, e = B.drift_error_quad(sigma, a)
-        assert abs(v - M.drift_error(sigma, a)) <= e + 100 * mpmath.eps
+        assert abs(v - formulas.drift_error(sigma, a)) <= e + 100 * mpmath.eps
         m, em = B.drift_mean_quad(sigma, a)
         assert abs(m - mpmath.exp(mpmath.mpf(sigma) ** 2 / 2 - a)) <= em + 100 * mpmath.eps * m
 
@@ -170,7 +172,7 @@ def test_central_difference_on_a_known_function():
 def test_drift_derivative_and_argmin():
     s = mpmath.mpf("0.5")
     d, err, _ = B.drift_derivative_numeric(s, s * s / 2)
-    assert abs(d - M.drift_error_derivative(s, s * s / 2)) <= err
+    assert abs(d - formulas.drift_error_derivative(s, s * s / 2)) <= err
     a, aerr, info = B.drift_argmin_numeric(s, s * s * mpmath.mpf("0.9"), s * s * mpmath.mpf("1.1"))
     assert abs(a - s * s) <= aerr and aerr < 1e-12
     with pytest.raises(ValueError, match="bracket"):
@@ -183,7 +185,7 @@ def test_drift_control_formula_is_rejected():
     s = mpmath.mpf(1)
     a = mpmath.mpf(2)
     d, err, _ = B.drift_derivative_numeric(s, a)
-    assert holds(d, "==", M.drift_error_derivative(s, a), err)
+    assert holds(d, "==", formulas.drift_error_derivative(s, a), err)
     assert not holds(d, "==", mod._wrong_mean_one(s, a), err)
     assert not holds(d, "==", mod._wrong_no_two(s, a), err)
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from countdp import dp_mechanisms as M
-from countdp import renyi as R
-from countdp import tight_rho as T
+from countdp.mechanisms import epsilon_dp as M
+from countdp.divergence import renyi as R
+from countdp.divergence import tight_rho as T
 from countdp.laws import CallableDensity, FinitePmf, Gaussian, MixedLaw
 
 

@@ -12,9 +12,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from countdp import limits as L
+from countdp import formulas
 from countdp import mechanisms as M
-from countdp import zcdp as Z
-from countdp.claims import Settings, checks_in, holds, run_check
+from countdp.divergence import zcdp as Z
+from countdp.harness.claims import checks_in, run_check
+from countdp.harness.results import Settings, holds
 from countdp.laws import Gaussian, PointMass
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,7 +143,7 @@ def test_eps_of_delta_quadrature_matches_closed_form_both_orderings():
     n = 100
     delta = mpmath.mpf("1e-6")
     e = Z.eps_of_delta(mech.unclipped_law(n), mech.unclipped_law(n - 1), delta, method="quadrature")
-    g = Z.gaussian_eps_of_delta(M.log_gap(n, 1.0) / mech.mp_sigma(), delta)
+    g = Z.gaussian_eps_of_delta(formulas.log_gap(n, 1.0) / mech.mp_sigma(), delta)
     assert abs(e.value - g) <= e.error + 1e-20
     a, b = e.by_ordering.values()
     assert abs(a - b) <= e.error + 1e-20  # equal-variance Gaussians: symmetric
@@ -152,7 +154,7 @@ def test_conversions_bound_the_exact_eps():
     delta = mpmath.mpf("1e-6")
     for n in (1, 10, 1000):
         v = mech.mp_v(n)
-        exact = Z.gaussian_eps_of_delta(M.log_gap(n, 0.5) / mech.mp_sigma(), delta)
+        exact = Z.gaussian_eps_of_delta(formulas.log_gap(n, 0.5) / mech.mp_sigma(), delta)
         assert exact <= Z.cks_eps(v, delta) <= Z.zcdp_to_approx_dp(v, delta)
 
 
@@ -310,7 +312,7 @@ def test_unclipped_bias_negative_and_clipping_raises_mean(r0, c, n):
 
 
 def test_released_bias_against_quadrature():
-    from countdp.utility import quad_expectation
+    from countdp.laws.expectation import quad_expectation
 
     mech = M.ShiftedLogGaussian(0.45, 0.5)
     for n in (0, 3, 100):

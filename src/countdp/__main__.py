@@ -2,7 +2,7 @@
 
 import sys
 
-from countdp.cli import main
+from countdp.harness.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

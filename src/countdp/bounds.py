@@ -45,10 +45,11 @@ from typing import Callable
 import mpmath
 import numpy as np
 
-from . import normal
-from . import validate
+from .numerics import normal
+from .numerics import validate
 from .laws import CallableDensity, ContinuousLaw, Density, Law, LogShiftDensity, MixedLaw
-from .utility import MCEstimate, mc_mean, quad_expectation
+from .laws.expectation import quad_expectation
+from .numerics.montecarlo import MCEstimate, mc_mean
 
 E = math.e
 

@@ -42,6 +42,18 @@ from typing import Callable, Iterable
 
 from flint import acb, arb, ctx, fmpq, fmpq_mpoly_ctx, fmpz
 
+from .arb.integrals import (gauss_tail_lower, gauss_tail_upper, normal_moment_tail,  # noqa: F401
+                            quad_exp_tail_lower, quad_exp_tail_upper)
+from .arb.integrals import integrate as _quad, sqrt_2pi as _sqrt2pi, tail_width as _t0, upper_point as _up
+from .arb.ranges import RangeResult  # noqa: F401
+from .arb.ranges import bisect as _bisect, merge as _merge, split_at_midpoint as _split1
+from .arb.ranges import split_boxes as _split_boxes, tally as _tally
+from .arb.verdicts import (Undecided, Verdict, decide_contains, decide_decimal,  # noqa: F401
+                           decide_eq_enclosure, decide_ge, decide_gt, decide_le, decide_lt,
+                           decided_ceil, enclosure, interval, nonneg_interval, sym_interval,
+                           to_arb, to_fmpq, verdict_all)
+from .arb.verdicts import ball_str as fmt, control_verdict as _ctrl, radius_str as _rad_str
+
 __all__ = [
     "Verdict", "Undecided", "CertRecord", "RangeResult",
     "to_arb", "to_fmpq", "interval", "nonneg_interval", "sym_interval", "fmt",
@@ -77,169 +89,6 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 # Verdicts and conversions
 # ---------------------------------------------------------------------------------------------
-
-
-class Verdict(str, enum.Enum):
-    """Tri-state outcome of a certified comparison. Has no truth value (use ``is``)."""
-
-    PROVED_TRUE = "proved_true"
-    PROVED_FALSE = "proved_false"
-    UNDECIDED = "undecided"
-
-    def __bool__(self) -> bool:  # guard against `if verdict:` treating UNDECIDED as true
-        raise TypeError("Verdict has no truth value; compare with Verdict.PROVED_TRUE")
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class Undecided(ArithmeticError):
-    """Raised when a step that must be decided (a ceiling, a sign, a bracket) is not."""
-
-
-def verdict_all(verdicts: Iterable[Verdict]) -> Verdict:
-    """Conjunction: TRUE iff all TRUE; FALSE if any FALSE; else UNDECIDED."""
-    vs = list(verdicts)
-    if any(x is Verdict.PROVED_FALSE for x in vs):
-        return Verdict.PROVED_FALSE
-    if vs and all(x is Verdict.PROVED_TRUE for x in vs):
-        return Verdict.PROVED_TRUE
-    return Verdict.UNDECIDED
-
-
-def to_fmpq(x) -> fmpq:
-    """Exact rational: int/fmpz/fmpq/Fraction, decimal str (exact), float (exact binary value)."""
-    if isinstance(x, fmpq):
-        return x
-    if isinstance(x, (int, fmpz)):
-        return fmpq(int(x))
-    if isinstance(x, (str, float, Fraction)):
-        f = Fraction(x)
-        return fmpq(f.numerator, f.denominator)
-    raise TypeError(f"cannot convert {type(x).__name__} to an exact rational")
-
-
-def to_arb(x) -> arb:
-    """Ball at the current precision containing the exact value of ``x`` (see module doc)."""
-    if isinstance(x, arb):
-        return x
-    if isinstance(x, acb):
-        if not x.imag.contains(0):
-            raise ValueError("complex value with nonzero imaginary part")
-        return x.real
-    if isinstance(x, (int, fmpz)):
-        return arb(int(x))
-    if isinstance(x, float):
-        return arb(x)  # exact: a double fits in any precision >= 53 bits (ball otherwise)
-    return arb(to_fmpq(x))
-
-
-def interval(lo, hi) -> arb:
-    """A ball containing the whole real interval [lo, hi] (endpoints may themselves be balls)."""
-    lo, hi = to_arb(lo), to_arb(hi)
-    return lo.union(hi)
-
-
-def nonneg_interval(u) -> arb:
-    """A ball containing [0, u] for every value of the ball ``u`` (an upper bound)."""
-    return arb(0).union(to_arb(u).upper())
-
-
-def sym_interval(u) -> arb:
-    """A ball containing [-u, u] for every value of the ball ``u``."""
-    up = to_arb(u).upper()
-    return (-up).union(up)
-
-
-def fmt(ball, digits: int = 20) -> str:
-    """Decimal ``[mid +/- rad]`` string (``arb.str(more=True)``)."""
-    b = to_arb(ball)
-    return b.str(digits, more=True)
-
-
-def _rad_str(ball) -> str:
-    r = to_arb(ball).rad()
-    return r.str(4, radius=False) if r != 0 else "0"
-
-
-def _cmp(a, b, strict: bool) -> Verdict:
-    a, b = to_arb(a), to_arb(b)
-    if strict:
-        if a < b:
-            return Verdict.PROVED_TRUE
-        if a >= b:
-            return Verdict.PROVED_FALSE
-    else:
-        if a <= b:
-            return Verdict.PROVED_TRUE
-        if a > b:
-            return Verdict.PROVED_FALSE
-    return Verdict.UNDECIDED
-
-
-def decide_lt(a, b) -> Verdict:
-    """Claim ``a < b``: TRUE iff every point of ``a`` is below every point of ``b``."""
-    return _cmp(a, b, True)
-
-
-def decide_le(a, b) -> Verdict:
-    """Claim ``a <= b``: TRUE iff upper(a) <= lower(b); FALSE iff lower(a) > upper(b)."""
-    return _cmp(a, b, False)
-
-
-def decide_gt(a, b) -> Verdict:
-    """Claim ``a > b``."""
-    return _cmp(b, a, True)
-
-
-def decide_ge(a, b) -> Verdict:
-    """Claim ``a >= b``."""
-    return _cmp(b, a, False)
-
-
-def decide_eq_enclosure(ball, value) -> Verdict:
-    """Claim "the exact number enclosed by ``ball`` equals ``value``".
-
-    PROVED_FALSE if the balls are disjoint; PROVED_TRUE only if both are exact and equal (an
-    equality between irrational quantities can never be proved by balls); else UNDECIDED.
-    Use :func:`decide_contains` for the (provable) statement that ``value`` lies in ``ball``.
-    """
-    a, b = to_arb(ball), to_arb(value)
-    if not a.overlaps(b):
-        return Verdict.PROVED_FALSE
-    if a.is_exact() and b.is_exact() and a == b:
-        return Verdict.PROVED_TRUE
-    return Verdict.UNDECIDED
-
-
-def decide_contains(ball, value) -> Verdict:
-    """Claim "the exact ``value`` lies in ``ball``" (``value`` may be a ball around an exact
-    number): TRUE if ``ball`` contains the whole ball ``value``; FALSE if disjoint."""
-    a, b = to_arb(ball), to_arb(value)
-    if a.contains(b):
-        return Verdict.PROVED_TRUE
-    if not a.overlaps(b):
-        return Verdict.PROVED_FALSE
-    return Verdict.UNDECIDED
-
-
-def decide_decimal(ball, decimal: str) -> Verdict:
-    """Claim "value ~ decimal" read as |value - decimal| <= half a unit in the last place."""
-    d = to_fmpq(decimal)
-    k = len(decimal.split(".")[1]) if "." in decimal else 0
-    h = fmpq(1, 2 * 10**k)
-    return verdict_all([decide_ge(ball, arb(d - h)), decide_le(ball, arb(d + h))])
-
-
-def decided_ceil(x) -> fmpz:
-    """Exact ceil: exact for rationals; for a ball, raises :class:`Undecided` unless the ball's
-    ceiling is a single integer (a ball straddling an integer is undecided)."""
-    if isinstance(x, (int, fmpz, fmpq, Fraction, str)):
-        return fmpz(to_fmpq(x).ceil())
-    c = to_arb(x).ceil().unique_fmpz()
-    if c is None:
-        raise Undecided(f"ceil of {x} is not decided")
-    return c
 
 
 # ---------------------------------------------------------------------------------------------
@@ -524,62 +373,6 @@ def two_count_template(theta, a):
 # ---------------------------------------------------------------------------------------------
 
 
-def gauss_tail_upper(L, b) -> arb:
-    """(G+): upper bound (exact ball) of int_L^inf exp(-x^2/2 + b x) dx; needs L > b decided."""
-    L, b = to_arb(L), to_arb(b)
-    if not (L > b):
-        raise Undecided("tail bound (G+) needs L > b")
-    return arb(((-L * L / 2 + b * L).exp() / (L - b)).upper())
-
-
-def gauss_tail_lower(L, b) -> arb:
-    """(G-): upper bound (exact ball) of int_-inf^L exp(-x^2/2 + b x) dx; needs L < b decided."""
-    L, b = to_arb(L), to_arb(b)
-    if not (L < b):
-        raise Undecided("tail bound (G-) needs L < b")
-    return arb(((-L * L / 2 + b * L).exp() / (b - L)).upper())
-
-
-def _t0() -> arb:
-    """Tail width: exp(-t0^2/2) <= 2^-(prec+20)."""
-    return arb(math.ceil(math.sqrt(2 * (ctx.prec + 20) * math.log(2))) + 1)
-
-
-def _up(x) -> arb:
-    """An exact number >= every point of the ball ``x`` (used for cut-off points T, L)."""
-    return arb(to_arb(x).upper())
-
-
-def _quad(f: Callable, a, b, analytic_aware: bool = False) -> arb:
-    """Certified int_a^b f via ``acb.integral`` (real result). ``f`` must be entire unless
-    ``analytic_aware`` (then ``f(z, analytic)`` honours the analytic flag).
-
-    ``acb.integral`` is only run between exact endpoints (the midpoints of ``a``, ``b``); when an
-    endpoint is a ball (e.g. the kink z = sigma), the missing piece int_{mid(b)}^{b'} f for
-    b' in b is enclosed by the mean value theorem as f(ball b) * (b - mid(b)) (f real and
-    continuous on the real line), likewise at ``a``. Parameters captured by ``f`` may be balls:
-    the Gauss-Legendre error bound then holds uniformly over them.
-    """
-    a, b = to_arb(a), to_arb(b)
-    am, bm = arb(a.mid()), arb(b.mid())
-    g = f if analytic_aware else (lambda z, _an: f(z))
-    res = acb.integral(g, am, bm)
-    if not res.is_finite() or not res.imag.contains(0):
-        raise Undecided("acb.integral did not return a finite real enclosure")
-    out = res.real
-    for end, mid, sign in ((b, bm, 1), (a, am, -1)):
-        if not end.is_exact():
-            fe = g(acb(end), False)
-            if not fe.is_finite():
-                raise Undecided("integrand not finite at a ball endpoint")
-            out = out + sign * fe.real * (end - mid)
-    return out
-
-
-def _sqrt2pi() -> arb:
-    return (2 * arb.pi()).sqrt()
-
-
 def integral_lemma41(sig, method: str = "split") -> arb:
     """Certified E|exp(sigma Z - sigma^2) - 1| (Lemma 4.1), sigma > 0.
 
@@ -837,43 +630,6 @@ def decide_clipped_error(n: int, r0, c, sig=None, precs: Iterable[int] = (53, 12
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass
-class RangeResult:
-    """Outcome of a statement certified over many points/boxes."""
-
-    verdict: Verdict
-    boxes: int
-    proved: int = 0
-    disproved: int = 0
-    undecided: int = 0
-    seconds: float = 0.0
-    note: str = ""
-    first_bad: object = None
-    extra: dict = field(default_factory=dict)
-
-
-def _tally(results: Iterable[tuple[object, Verdict]], note: str = "") -> RangeResult:
-    t = time.perf_counter()
-    proved = disproved = undecided = 0
-    first_bad = None
-    for key, vd in results:
-        if vd is Verdict.PROVED_TRUE:
-            proved += 1
-        elif vd is Verdict.PROVED_FALSE:
-            disproved += 1
-            if first_bad is None:
-                first_bad = key
-        else:
-            undecided += 1
-            if first_bad is None:
-                first_bad = key
-    n = proved + disproved + undecided
-    verdict = (Verdict.PROVED_FALSE if disproved else
-               Verdict.PROVED_TRUE if undecided == 0 and n > 0 else Verdict.UNDECIDED)
-    return RangeResult(verdict, n, proved, disproved, undecided, time.perf_counter() - t,
-                       note, first_bad)
-
-
 def certify_v_monotone(N: int, r0="1/4", c=1, prec: int = 53) -> RangeResult:
     """thm3.1.ii / sec5.mono: v(n) > v(n+1) for n = 1..N (strict, each n decided), and
     v(0) = v(1) (identical formula, eq 5). Incremental: each v(n) is computed once."""
@@ -1016,12 +772,6 @@ def certify_prop62_steps(N: int, r, prec: int = 53) -> RangeResult:
     return res
 
 
-def _split_boxes(lo, hi, nboxes: int) -> list[tuple[fmpq, fmpq]]:
-    lo, hi = to_fmpq(lo), to_fmpq(hi)
-    w = (hi - lo) / nboxes
-    return [(lo + i * w, lo + (i + 1) * w) for i in range(nboxes)]
-
-
 def certify_markov_sum(r_lo="0.01", r_hi="0.99", nboxes: int = 256, slack=0,
                        prec: int = 53) -> RangeResult:
     """prop6.2.steps: for every r in [r_lo, r_hi] and every q >= q0(r) = (1+3r)/(1-r),
@@ -1062,50 +812,6 @@ def certify_markov_sum(r_lo="0.01", r_hi="0.99", nboxes: int = 256, slack=0,
             res = _merge(parts, "ball evaluation at q0 on r-boxes (bisected when undecided)")
     res.seconds = time.perf_counter() - t
     return res
-
-
-def _merge(parts: list[RangeResult], note: str = "") -> RangeResult:
-    proved = sum(p.proved for p in parts)
-    disproved = sum(p.disproved for p in parts)
-    undecided = sum(p.undecided for p in parts)
-    first_bad = next((p.first_bad for p in parts if p.first_bad is not None), None)
-    verdict = (Verdict.PROVED_FALSE if disproved else
-               Verdict.PROVED_TRUE if undecided == 0 and parts else Verdict.UNDECIDED)
-    return RangeResult(verdict, proved + disproved + undecided, proved, disproved, undecided,
-                       note=note, first_bad=first_bad)
-
-
-def _split1(bx):
-    """Split a 1-D box (lo, hi, *tag) with exact arb endpoints at an exact midpoint."""
-    lo, hi = bx[0], bx[1]
-    m = arb(((lo + hi) / 2).mid())
-    return [(lo, m) + tuple(bx[2:]), (m, hi) + tuple(bx[2:])]
-
-
-def _bisect(box, decide: Callable, split: Callable, max_boxes: int) -> RangeResult:
-    """Branch and bound: decide each box; split undecided ones (until ``max_boxes`` work)."""
-    stack = [box]
-    proved = disproved = undecided = 0
-    work = 0
-    first_bad = None
-    while stack:
-        b = stack.pop()
-        work += 1
-        vd = decide(b)
-        if vd is Verdict.PROVED_TRUE:
-            proved += 1
-        elif vd is Verdict.PROVED_FALSE:
-            disproved += 1
-            first_bad = first_bad or b
-        elif work + len(stack) < max_boxes:
-            stack.extend(split(b))
-        else:
-            undecided += 1
-            first_bad = first_bad or b
-    verdict = (Verdict.PROVED_FALSE if disproved else
-               Verdict.PROVED_TRUE if undecided == 0 else Verdict.UNDECIDED)
-    return RangeResult(verdict, proved + disproved + undecided, proved, disproved, undecided,
-                       first_bad=first_bad, extra={"evaluations": work})
 
 
 def certify_uniform_prior_max(eps: float = 1e-9, a_max: float = 1e4, prec: int = 53,
@@ -1277,37 +983,6 @@ def certify_argmin(sig, eps=None, prec: int = 53, max_boxes: int = 20000) -> Ran
 #      int_{|z|>T} |z| e^{-z^2/2} dz = 2 e^{-T^2/2} (exact antiderivative);
 #      int_{|z|>T} z^2 e^{-z^2/2} dz = 2 T e^{-T^2/2} + int_{|z|>T} e^{-z^2/2} dz
 #      <= 2 (T + 1/T) e^{-T^2/2} (integration by parts).
-
-
-def quad_exp_tail_upper(A2, B, L) -> arb:
-    """(Q+): upper bound (exact ball) of int_L^inf exp(-A2 x^2/2 + B x) dx; needs A2 >= 0 and
-    A2 L > B decided."""
-    A2, B, L = to_arb(A2), to_arb(B), to_arb(L)
-    if not (A2 >= 0 and A2 * L > B):
-        raise Undecided("tail bound (Q+) needs A2 >= 0 and A2 L > B")
-    return arb(((-A2 * L * L / 2 + B * L).exp() / (A2 * L - B)).upper())
-
-
-def quad_exp_tail_lower(A2, B, L) -> arb:
-    """(Q+) mirrored: upper bound of int_-inf^L exp(-A2 x^2/2 + B x) dx; needs B > A2 L."""
-    return quad_exp_tail_upper(A2, -to_arb(B), -to_arb(L))
-
-
-def normal_moment_tail(T, k: int) -> arb:
-    """(N): upper bound (exact ball) of int_{|z|>T} |z|^k e^{-z^2/2} dz for k in {0, 1, 2}."""
-    T = to_arb(T)
-    if not (T > 0):
-        raise Undecided("(N) needs T > 0")
-    g = (-T * T / 2).exp()
-    if k == 0:
-        val = 2 * g / T
-    elif k == 1:
-        val = 2 * g
-    elif k == 2:
-        val = 2 * (T + 1 / T) * g
-    else:
-        raise ValueError(f"k must be 0, 1 or 2, got {k}")
-    return arb(val.upper())
 
 
 # -- eq (10): the law of log(U_n + c), from the count-space density ---------------------------
@@ -2496,28 +2171,8 @@ def _records_more(quick: bool, prec: int) -> list[CertRecord]:
     return out
 
 
-def _ctrl(control: Verdict) -> Verdict:
-    """A record's negative control must be PROVED_FALSE for the record to be PROVED_TRUE."""
-    if control is Verdict.PROVED_FALSE:
-        return Verdict.PROVED_TRUE
-    return Verdict.UNDECIDED if control is Verdict.UNDECIDED else Verdict.PROVED_FALSE
-
-
 def e_const() -> arb:
     """e as a ball."""
     return arb.const_e()
 
 
-def enclosure(ball):
-    """(midpoint, radius) of a ball as mpmath numbers at the current mpmath precision, the radius
-    rounded up so that [mid - rad, mid + rad] still contains the ball: lets a check compare a
-    numerical route with a certified enclosure through the ordinary ``==`` with tolerance."""
-    import mpmath
-
-    b = to_arb(ball)
-    if not b.is_finite():
-        raise Undecided("the ball is not finite")
-    mid = mpmath.mpf(b.mid().str(mpmath.mp.dps + 10, radius=False))
-    rad = mpmath.mpf(b.rad().str(5, radius=False)) * (1 + mpmath.mpf(10) ** -3)
-    # the decimal conversion of the midpoint is exact to dps + 10 digits: cover it
-    return mid, rad + abs(mid) * mpmath.mpf(10) ** (-mpmath.mp.dps - 5)

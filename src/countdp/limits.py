@@ -25,8 +25,8 @@ from typing import Callable, Sequence
 import mpmath
 import numpy as np
 
-from . import normal
-from . import validate
+from .numerics import normal
+from .numerics import validate
 from .mechanisms import ShiftedLogGaussian
 
 # ============================================================================================

@@ -40,8 +40,8 @@ from typing import Callable, Sequence
 import mpmath
 import numpy as np
 
-from . import validate
-from .laws import Density, Gaussian, GaussianDensity, Law, LogShiftedGaussian, LogShiftedGaussianDensity, \
+from ..numerics import validate
+from ..laws import Density, Gaussian, GaussianDensity, Law, LogShiftedGaussian, LogShiftedGaussianDensity, \
     PointMass
 
 INF = mpmath.mpf("inf")

@@ -1,60 +1,16 @@
-"""Expected absolute error: Monte Carlo estimates with confidence intervals, and quadrature
-of expectations from a law's densities and atoms (the routes checks compare closed forms with).
-"""
+"""Expectations under a law: quadrature from its densities and atoms, and Monte Carlo of its
+sampler (the routes checks compare closed forms with)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 import mpmath
 import numpy as np
 
-from . import validate
-from .laws import Law
-
-Z_BAR = 5.0  # the width of every Monte Carlo interval, in standard errors
-
-
-@dataclass(frozen=True)
-class MCEstimate:
-    """A Monte Carlo mean with its standard error; ``interval`` is mean +/- Z_BAR se."""
-
-    mean: float
-    se: float
-    draws: int
-
-    @property
-    def halfwidth(self) -> float:
-        return Z_BAR * self.se
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return self.mean - self.halfwidth, self.mean + self.halfwidth
-
-
-def mc_mean(draw: Callable[[np.random.Generator, int], np.ndarray], rng: np.random.Generator,
-            draws: int = 10**6, chunk: int = 2**17) -> MCEstimate:
-    """Mean of ``draw(rng, size)`` over ``draws`` samples streamed in chunks (bounded memory).
-
-    Sums are accumulated around the first chunk's mean (shifted data) so the variance does not
-    cancel catastrophically."""
-    draws = validate.count("draws", draws, lo=2)
-    chunk = validate.count("chunk", chunk, lo=1)
-    done, shift = 0, None
-    s1 = s2 = 0.0
-    while done < draws:
-        m = min(chunk, draws - done)
-        x = np.asarray(draw(rng, m), dtype=float)
-        if shift is None:
-            shift = float(np.mean(x))
-        d = x - shift
-        s1 += float(np.sum(d))
-        s2 += float(np.sum(d * d))
-        done += m
-    mean_d = s1 / done
-    var = max(s2 / done - mean_d ** 2, 0.0) * done / (done - 1)
-    return MCEstimate(shift + mean_d, float(np.sqrt(var / done)), done)
+from ..numerics import validate
+from ..numerics.montecarlo import MCEstimate, mc_mean
+from .base import Law
 
 
 def mc_abs_error(law: Law, n, rng: np.random.Generator, draws: int = 10**6) -> MCEstimate:

@@ -25,9 +25,9 @@ from typing import Callable
 import mpmath
 import numpy as np
 
-from . import validate
-from .laws import Gaussian, Law, PointMass
-from .utility import quad_expectation
+from ..numerics import validate
+from ..laws import Gaussian, Law, PointMass
+from ..laws.expectation import quad_expectation
 
 INF = mpmath.mpf("inf")
 

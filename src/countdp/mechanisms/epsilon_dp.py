@@ -29,8 +29,8 @@ import mpmath
 import numpy as np
 from scipy import optimize
 
-from . import validate
-from .laws import ContinuousLaw, Density, FinitePmf, IntegerLaw
+from ..numerics import validate
+from ..laws import ContinuousLaw, Density, FinitePmf, IntegerLaw
 
 # ============================================================================================
 # Parameter checks
@@ -368,7 +368,7 @@ def worst_bounded_range_pair(eta, grid: int = 161, r_fractions=(0.25, 0.5, 0.75,
     Returns a dict: q, r, logit_q, value (float scan), alpha (1.0 = alpha -> 1), the per-r maxima,
     and the pair as laws.  ``polish``: a final Newton step on the precise tight rho (mpmath),
     with ``search_error`` the size of its improvement."""
-    from .tight_rho import pmf_sup_ratio
+    from ..divergence.tight_rho import pmf_sup_ratio
 
     eta_f = float(_eps(eta, "eta"))
     span = 12.0 + 2 * eta_f
@@ -409,7 +409,7 @@ def worst_bounded_range_pair(eta, grid: int = 161, r_fractions=(0.25, 0.5, 0.75,
     if polish:
         # one Newton step on the precise (mpmath) tight rho in logit q: the float search's
         # optimum is good to ~sqrt(float noise); the step's size bounds what is left
-        from .tight_rho import tight_rho
+        from ..divergence.tight_rho import tight_rho
 
         def prec(x):
             return tight_rho(two_point_pair(1 / (1 + mpmath.exp(-x)), r_star)).value
@@ -437,7 +437,7 @@ def random_bounded_range_pairs(eta, n: int, rng, m: int = 3):
     """Largest sup_alpha D_alpha/alpha (light float scan) over ``n`` random m-point
     eta-bounded-range pairs: Q uniform on the simplex, log-ratios t + eta u_i with u uniform on
     [0, 1] (one u set to 0 and one to 1), t fixed by normalisation of P.  Returns (max, q, p)."""
-    from .tight_rho import pmf_sup_ratio
+    from ..divergence.tight_rho import pmf_sup_ratio
 
     eta_f = float(_eps(eta, "eta"))
     n = validate.count("n", n, lo=1)

@@ -53,7 +53,7 @@ from mpmath import mp
 import numpy as np
 from scipy import special as _sc
 
-from . import validate
+from ..numerics import validate
 
 try:  # optional fast certified Airy evaluation (see _airy_pair_eval)
     import flint as _flint

@@ -32,7 +32,7 @@ def _single_thread_env() -> None:
 
 
 def _root(args) -> Path:
-    from countdp import runner
+    from countdp.harness import runner
 
     if getattr(args, "root", None):
         root = Path(args.root).resolve()
@@ -46,7 +46,7 @@ def _root(args) -> Path:
 
 
 def _settings(args, figures_dir: str = "figures"):
-    from countdp.claims import Settings
+    from countdp.harness.results import Settings
 
     if args.dps < 5:
         raise CLIError(f"--dps must be at least 5, got {args.dps}")
@@ -55,7 +55,7 @@ def _settings(args, figures_dir: str = "figures"):
 
 
 def _unknown_id(claim_id: str) -> CLIError:
-    from countdp.claims import CATALOGUE
+    from countdp.harness.catalogue import CATALOGUE
 
     close = difflib.get_close_matches(claim_id, list(CATALOGUE), n=5, cutoff=0.5)
     if not close:
@@ -71,8 +71,8 @@ def _unknown_id(claim_id: str) -> CLIError:
 
 
 def cmd_list(args) -> int:
-    from countdp import runner
-    from countdp.claims import CATALOGUE
+    from countdp.harness import runner
+    from countdp.harness.catalogue import CATALOGUE
 
     root = _root(args)
     scripts = runner.discover(root)
@@ -104,8 +104,8 @@ def cmd_list(args) -> int:
 def cmd_check(args) -> int:
     import mpmath
 
-    from countdp import report, runner
-    from countdp.claims import CATALOGUE
+    from countdp.harness import report, runner
+    from countdp.harness.catalogue import CATALOGUE
 
     if args.claim_id not in CATALOGUE:
         raise _unknown_id(args.claim_id)
@@ -126,8 +126,8 @@ def cmd_check(args) -> int:
 
 
 def cmd_reproduce(args) -> int:
-    from countdp import report, runner
-    from countdp.claims import CATALOGUE
+    from countdp.harness import report, runner
+    from countdp.harness.catalogue import CATALOGUE
 
     if args.only:
         only = [i for group in args.only for item in group
@@ -160,7 +160,7 @@ def cmd_reproduce(args) -> int:
 
 
 def cmd_figures(args) -> int:
-    from countdp import runner
+    from countdp.harness import runner
 
     root = _root(args)
     figures_dir = Path(args.figures) if args.figures else root / "figures"
@@ -177,7 +177,7 @@ def cmd_figures(args) -> int:
 def cmd_budget(args) -> int:
     import mpmath
 
-    from countdp.claims import fmt
+    from countdp.harness.results import fmt
 
     try:
         from countdp.mechanisms import ShiftedLogGaussian
@@ -186,7 +186,7 @@ def cmd_budget(args) -> int:
                        f"{exc}") from None
     if args.delta is not None:
         try:
-            from countdp.zcdp import zcdp_to_approx_dp
+            from countdp.divergence.zcdp import zcdp_to_approx_dp
         except ImportError as exc:
             raise CLIError(f"--delta needs countdp.zcdp, which is not available: {exc}") from None
     with mpmath.workdps(args.dps):

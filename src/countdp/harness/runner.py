@@ -1,14 +1,14 @@
 """Discover the paper-check scripts and run their claims, in parallel, into a :class:`Run`.
 
 A check script is ``paper_checks/<name>.py`` (names starting with ``_`` are helpers and are not
-run).  It declares claims with :func:`countdp.claims.claim`; optionally ``TITLE`` (the paper
+run).  It declares claims with :func:`countdp.harness.claims.claim`; optionally ``TITLE`` (the paper
 section it verifies) and ``figures(settings) -> list[str]``.
 
 Every (script, claim) pair is one task in a process pool; a crash of any kind becomes an
 ``error`` result, never a skip:
 
 * a script that fails to import gives the pseudo-result ``<script>:import`` (status error);
-* a check that raises gives status error with its traceback (:func:`countdp.claims.run_check`);
+* a check that raises gives status error with its traceback (:func:`countdp.harness.claims.run_check`);
 * a worker process that dies (segfault, ``os._exit``) breaks the pool: the unfinished tasks are
   re-run one per fresh single-worker pool, and the one that kills its worker again is reported
   as error;
@@ -35,18 +35,19 @@ import traceback
 import types
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple
 
-from countdp import claims
-from countdp.claims import CATALOGUE, CheckSpec, ClaimResult, Settings
+from . import claims
+from .catalogue import CATALOGUE
+from .claims import CheckSpec, Settings
+from .results import ClaimResult, Run, ScriptRun, error_result, fmt
 
 CHECKS_DIRNAME = "paper_checks"
 MODULE_PREFIX = "countdp_checks"
 THREAD_ENV_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                    "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
-STATUS_ORDER = ("pass", "fail", "error")  # worst last
 
 # --------------------------------------------------------------------------------------------
 # Finding and loading scripts
@@ -69,7 +70,7 @@ def find_checks_dir(start: str | os.PathLike | None = None) -> Path:
     for d in (here, *here.parents):
         if (d / CHECKS_DIRNAME).is_dir():
             return d
-    checkout = Path(__file__).resolve().parents[2]  # src/countdp/runner.py -> repo root
+    checkout = Path(__file__).resolve().parents[3]  # src/countdp/harness/runner.py -> repo root
     if (checkout / CHECKS_DIRNAME).is_dir():
         return checkout
     raise FileNotFoundError(
@@ -179,102 +180,6 @@ def _format_exc() -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Results of a run
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass
-class ScriptRun:
-    """One script's part of a run: its claim results in source order."""
-
-    name: str
-    path: str
-    title: str | None
-    results: list[ClaimResult] = field(default_factory=list)
-    seconds: float = 0.0
-    figures: list[str] | None = None  # None: figures not made in this run
-    import_error: str | None = None
-
-    @property
-    def status(self) -> str:
-        return worst_status(r.status for r in self.results)
-
-
-def worst_status(statuses: Iterable[str]) -> str:
-    worst = "pass"
-    for s in statuses:
-        if s not in STATUS_ORDER:
-            s = "error"
-        if STATUS_ORDER.index(s) > STATUS_ORDER.index(worst):
-            worst = s
-    return worst
-
-
-@dataclass
-class Run:
-    settings: Settings
-    scripts: list[ScriptRun]
-    missing: list[str]
-    seconds: float = 0.0
-    only_ids: list[str] | None = None
-    root: str = "."
-
-    def results(self) -> list[tuple[str, ClaimResult]]:
-        return [(s.name, r) for s in self.scripts for r in s.results]
-
-    def declared_by(self) -> dict[str, list[str]]:
-        """Claim id -> the scripts that report it (pseudo ids included)."""
-        d: dict[str, list[str]] = {}
-        for s, r in self.results():
-            d.setdefault(r.id, [])
-            if s not in d[r.id]:
-                d[r.id].append(s)
-        return d
-
-    def statuses(self) -> dict[str, str]:
-        """Every claim id of the run -> pass / fail / error / missing.  Catalogue order first
-        (restricted to ``only_ids`` if given), then pseudo ids (``<script>:import``...)."""
-        by_id: dict[str, list[str]] = {}
-        for _, r in self.results():
-            by_id.setdefault(r.id, []).append(r.status)
-        wanted = [i for i in CATALOGUE if self.only_ids is None or i in self.only_ids]
-        out = {}
-        for i in wanted:
-            if i in by_id:
-                out[i] = worst_status(by_id[i])
-            elif i in self.missing:
-                out[i] = "missing"
-        for i in sorted(k for k in by_id if k not in CATALOGUE):
-            out[i] = worst_status(by_id[i])
-        return out
-
-    def counts(self) -> dict[str, int]:
-        counts = {"pass": 0, "fail": 0, "error": 0, "missing": 0}
-        for s in self.statuses().values():
-            counts[s] = counts.get(s, 0) + 1
-        return counts
-
-    def ok(self, strict: bool = False) -> bool:
-        c = self.counts()
-        return c["fail"] == 0 and c["error"] == 0 and not (strict and c["missing"])
-
-    def exit_code(self, strict: bool = False) -> int:
-        return 0 if self.ok(strict) else 1
-
-
-def error_result(claim_id: str, reason: str, error: str | None = None,
-                 routes: list[str] | None = None, paper: str | None = None,
-                 section: str | None = None) -> ClaimResult:
-    """A ClaimResult with status error for a check that could not produce one itself."""
-    info = CATALOGUE.get(claim_id)
-    return ClaimResult(
-        id=claim_id,
-        paper=paper if paper is not None else (info.paper if info else claim_id),
-        section=section if section is not None else (info.section if info else "run"),
-        status="error", routes=list(routes or []), error=error, reason=reason)
-
-
-# --------------------------------------------------------------------------------------------
 # Worker side
 # --------------------------------------------------------------------------------------------
 
@@ -372,8 +277,8 @@ def _picklable(res: ClaimResult, settings: Settings) -> ClaimResult:
 
     with mpmath.workdps(settings.dps):
         for c in res.cases:
-            c.params = {str(k): claims.fmt(v) for k, v in c.params.items()}
-            c.lhs, c.rhs, c.tol = claims.fmt(c.lhs), claims.fmt(c.rhs), claims.fmt(c.tol)
+            c.params = {str(k): fmt(v) for k, v in c.params.items()}
+            c.lhs, c.rhs, c.tol = fmt(c.lhs), fmt(c.rhs), fmt(c.tol)
         res.findings = [{str(k): _plain(v) for k, v in f.items()} for f in res.findings]
         if res.certified is not None:
             res.certified = {str(k): _plain(v) for k, v in res.certified.items()}
@@ -392,7 +297,7 @@ def _plain(v: Any) -> Any:
         return {str(k): _plain(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [_plain(x) for x in v]
-    out = claims.fmt(v)
+    out = fmt(v)
     return re.sub(r" at 0x[0-9a-fA-F]+", "", out) if isinstance(out, str) else out
 
 
@@ -795,7 +700,7 @@ def script_main(script: str | os.PathLike | types.ModuleType, argv: list[str] | 
     """Entry point for running one check script alone::
 
         if __name__ == "__main__":
-            from countdp.runner import script_main
+            from countdp.harness.runner import script_main
             raise SystemExit(script_main(__file__))
 
     Options: ``--quick --dps N --seed S --no-certify --json --figures DIR --no-figures``.
@@ -806,7 +711,7 @@ def script_main(script: str | os.PathLike | types.ModuleType, argv: list[str] | 
 
     import mpmath
 
-    from countdp import report
+    from . import report
 
     p = argparse.ArgumentParser(prog=str(getattr(script, "__file__", script)))
     p.add_argument("--quick", action="store_true")
@@ -839,7 +744,6 @@ def script_main(script: str | os.PathLike | types.ModuleType, argv: list[str] | 
 
 
 __all__ = [
-    "Script", "ScriptRun", "Run", "find_checks_dir", "script_paths", "load_script", "discover",
-    "reproduce", "make_figures", "check", "check_claim", "find_claim", "error_result", "worst_status",
-    "single_thread_env", "script_main",
+    "Script", "find_checks_dir", "script_paths", "load_script", "discover", "reproduce",
+    "make_figures", "check", "check_claim", "find_claim", "single_thread_env", "script_main",
 ]

@@ -1,4 +1,4 @@
-"""Report writers for a :class:`countdp.runner.Run`, and the text renderings of results.
+"""Report writers for a :class:`countdp.harness.results.Run`, and the text renderings of results.
 
 Files (in the reports directory, each written atomically):
 
@@ -22,17 +22,15 @@ import tempfile
 import xml.etree.ElementTree as ET
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import mpmath
 
-from countdp import claims
-from countdp.claims import CATALOGUE, SECTION_TITLES, ClaimResult, Settings
+from . import catalogue
+from .catalogue import CATALOGUE, SECTION_TITLES
+from .results import ClaimResult, Run, ScriptRun, Settings
 
-if TYPE_CHECKING:  # pragma: no cover
-    from countdp.runner import Run, ScriptRun
-
-SECTION_ORDER = (claims.PAPER, claims.COMPANION, claims.BEYOND)
+SECTION_ORDER = (catalogue.PAPER, catalogue.COMPANION, catalogue.BEYOND)
 STATUS_WORD = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "missing": "not yet checked"}
 
 # --------------------------------------------------------------------------------------------
@@ -101,7 +99,7 @@ def result_json(res: ClaimResult, settings: Settings) -> dict:
         return res.to_json()
 
 
-def script_json(sr: "ScriptRun", run: "Run") -> dict:
+def script_json(sr: ScriptRun, run: Run) -> dict:
     d = {
         "script": sr.name,
         "title": sr.title,
@@ -114,7 +112,7 @@ def script_json(sr: "ScriptRun", run: "Run") -> dict:
     return d
 
 
-def summary_json(run: "Run") -> dict:
+def summary_json(run: Run) -> dict:
     return {
         "environment": environment(run.settings),
         "quick": bool(run.settings.quick),
@@ -166,11 +164,11 @@ def _case_text(case: dict) -> str:
             f"(tol {case.get('tol')})")
 
 
-def _find_script(run: "Run") -> dict[str, str]:
+def _find_script(run: Run) -> dict[str, str]:
     return {cid: ", ".join(names) for cid, names in run.declared_by().items()}
 
 
-def summary_md(run: "Run") -> str:
+def summary_md(run: Run) -> str:
     s = run.settings
     statuses = run.statuses()
     counts = run.counts()
@@ -279,7 +277,7 @@ def _failure_text(res: ClaimResult, settings: Settings) -> str:
     return "\n".join(lines)
 
 
-def junit_xml(run: "Run") -> str:
+def junit_xml(run: Run) -> str:
     statuses = list(run.statuses().values())
     top = ET.Element("testsuites", {
         "name": "countdp",
@@ -328,7 +326,7 @@ def junit_xml(run: "Run") -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def write_reports(run: "Run", reports_dir: str | os.PathLike) -> list[Path]:
+def write_reports(run: Run, reports_dir: str | os.PathLike) -> list[Path]:
     """Write every report file of ``run`` into ``reports_dir``; returns the paths written.
 
     On a full run (no ``--only``), script reports left by scripts that no longer exist are
@@ -378,7 +376,7 @@ def _short(text: Any, width: int) -> str:
     return s if len(s) <= width else s[: width - 3] + "..."
 
 
-def format_table(run: "Run", slack_width: int = 60) -> str:
+def format_table(run: Run, slack_width: int = 60) -> str:
     """The compact claim table printed by ``countdp reproduce``."""
     rows = []
     for name, r in run.results():

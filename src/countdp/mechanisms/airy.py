@@ -62,10 +62,11 @@ import mpmath
 from mpmath import mp
 import numpy as np
 
-from . import airy
-from . import validate
-from .laws import ClippedAtZero, ContinuousLaw, LogShiftDensity
-from .mechanisms import CountMechanism, log_gap, stochastic_round
+from ..laws import airy
+from ..numerics import validate
+from ..laws import ClippedAtZero, ContinuousLaw, LogShiftDensity
+from .count import CountMechanism, stochastic_round
+from ..formulas import log_gap
 
 __all__ = [
     "Calibration", "calibrate", "error_quantile", "tilt_balance", "drift_error",
@@ -981,7 +982,7 @@ def standard_shift_pair(delta):
     """(f, f(. - delta)) for the standard Airy law as identity-coordinate ContinuousLaws
     (float and mpmath log-densities, the kink of each at its centre as a ``breakpoints``
     attribute), for :func:`countdp.tight_rho.tight_rho` and :func:`countdp.renyi.renyi`."""
-    from .laws import CallableDensity
+    from ..laws import CallableDensity
 
     delta = float(validate.real("delta", delta, lo=0, lo_open=False))
 
@@ -1022,7 +1023,7 @@ def generalised_gaussian(p):
 
 def generalised_gaussian_shift_pair(p, delta):
     """(f_p, f_p(. - delta)) as ContinuousLaws (see :func:`generalised_gaussian`)."""
-    from .laws import CallableDensity
+    from ..laws import CallableDensity
 
     mp_lf, np_lf, _ = generalised_gaussian(p)
     p_f = float(p)
@@ -1071,7 +1072,7 @@ def richardson(hs, values, powers):
 def limit_ratio(rho):
     """lim_n v_Airy(n)/v_Gauss(n) = I_X sigma^2 / b^2 at error target rho (sigma of eq (3) with
     rho = r0/(1+c), b from :func:`calibrate`); -> pi m^2 I/2 = 8 pi |a1'|^3/27 as rho -> 0."""
-    from .normal import mp_Phi_inv
+    from ..numerics.normal import mp_Phi_inv
 
     rho = mpmath.mpf(validate.real("rho", rho, lo=0, hi=1))
     sigma = mp_Phi_inv(mpmath.mpf(1) / 2 + rho / 2)
@@ -1112,7 +1113,7 @@ class VsGaussian:
 
 def compare_with_gaussian(r0, c, r=None, ns=(1, 2, 3, 5, 10, 30, 100, 1000, 10**4, 10**5, 10**6)) -> VsGaussian:
     """Tabulate v_Airy(n)/v_Gauss(n) (see :class:`VsGaussian`)."""
-    from .mechanisms import ShiftedLogGaussian
+    from .log_gaussian import ShiftedLogGaussian
 
     A = AiryLogMechanism(r0, c, r=r)
     G = ShiftedLogGaussian(r0, c, r=r)
@@ -1151,6 +1152,6 @@ def compare_with_gaussian(r0, c, r=None, ns=(1, 2, 3, 5, 10, 30, 100, 1000, 10**
 
 def budget_ratio_vs_gaussian(r0, c, n, r=None) -> float:
     """v_Airy(n)/v_Gauss(n) at the same parameters (float64)."""
-    from .mechanisms import ShiftedLogGaussian
+    from .log_gaussian import ShiftedLogGaussian
 
     return AiryLogMechanism(r0, c, r=r).v(n) / ShiftedLogGaussian(r0, c, r=r).v(n)

@@ -22,9 +22,9 @@ import mpmath
 import numpy as np
 from scipy import optimize
 
-from . import validate
-from .laws import Density, Gaussian, Law, LogShiftedGaussian, PointMass
-from .mechanisms import renyi_gaussian_equal_variance
+from ..numerics import validate
+from ..laws import Density, Gaussian, Law, LogShiftedGaussian, PointMass
+from .. import formulas
 
 INF = mpmath.mpf("inf")
 _QUAD_METHOD = "tanh-sinh"
@@ -105,7 +105,7 @@ def gaussian_renyi(alpha, mu_p, s_p, mu_q, s_q) -> Divergence:
         val = mpmath.log(s_q / s_p) + (s_p ** 2 + (mu_p - mu_q) ** 2) / (2 * s_q ** 2) - mpmath.mpf(1) / 2
         return Divergence(val, mpmath.mpf(0), "closed form (Gaussian KL)", a)
     if s_p == s_q:
-        return Divergence(renyi_gaussian_equal_variance(a, mu_p, mu_q, s_p), mpmath.mpf(0),
+        return Divergence(formulas.renyi_equal_variance(a, mu_p, mu_q, s_p), mpmath.mpf(0),
                           "closed form eq (11)", a)
     s_a2 = a * s_q ** 2 + (1 - a) * s_p ** 2
     if s_a2 <= 0:

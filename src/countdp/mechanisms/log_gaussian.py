@@ -5,9 +5,10 @@
     v(0) = v(1) = log^2((1+c)/c) / (2 sigma^2),                            (eq 5)
     v(n) = log^2((n+c)/(n-1+c)) / (2 sigma^2)   (n >= 1)                   (eq 6)
 
-Laws: unclipped ``U_n`` (a log-shifted Gaussian, eq 10), released ``[U_n]_+`` (an atom at 0
-plus a density), and the stochastically rounded release (an integer law whose pmf is exact
-in closed form through lognormal partial expectations).
+The formulas live in :mod:`countdp.formulas.mechanism`; this module builds the laws: unclipped
+``U_n`` (a log-shifted Gaussian, eq 10), released ``[U_n]_+`` (an atom at 0 plus a density),
+and the stochastically rounded release (an integer law whose pmf is exact in closed form
+through lognormal partial expectations).
 """
 
 from __future__ import annotations
@@ -15,95 +16,10 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from . import normal
-from . import validate
-from .laws import ClippedAtZero, IntegerLaw, LogShiftedGaussian
-
-# ============================================================================================
-# The formulas, once
-# ============================================================================================
-
-
-def sigma_of(r0, c):
-    """eq (3): sigma = Phi^{-1}(1/2 + r0/(2(1+c))), at the current mpmath precision."""
-    r0 = mpmath.mpf(r0)
-    c = mpmath.mpf(c)
-    # Phi^{-1}(1/2 + q/2) with q = r0/(1+c), evaluated as sqrt(2) erfinv(q): full relative
-    # accuracy even when q is tiny (the small-r limits of Section 5.1)
-    return normal.mp_Phi_inv_half(r0 / (1 + c))
-
-
-def log_gap(n, c):
-    """The log-space distance of edge n-1 <-> n: log((n+c)/(n-1+c)) = log1p(1/(n-1+c)) (Section 5).
-    For n = 0 it returns the boundary gap log((1+c)/c) (the extension v(0) = v(1))."""
-    n = mpmath.mpf(max(int(n), 1))
-    return mpmath.log1p(1 / (n - 1 + mpmath.mpf(c)))
-
-
-def budget(n, sigma, c):
-    """eqs (5)-(6): v(n) = log^2((n+c)/(n-1+c)) / (2 sigma^2), v(0) = v(1)."""
-    return log_gap(n, c) ** 2 / (2 * mpmath.mpf(sigma) ** 2)
-
-
-def renyi_gaussian_equal_variance(alpha, mu, nu, s):
-    """eq (11): D_alpha(N(mu, s^2) || N(nu, s^2)) = alpha (mu - nu)^2 / (2 s^2)."""
-    return mpmath.mpf(alpha) * (mpmath.mpf(mu) - mpmath.mpf(nu)) ** 2 / (2 * mpmath.mpf(s) ** 2)
-
-
-def multiplicative_error(sigma):
-    """Lemma 4.1: E|exp(sigma Z - sigma^2) - 1| = 2 Phi(sigma) - 1."""
-    return 2 * normal.mp_Phi(sigma) - 1
-
-
-def half_expectation(sigma):
-    """eq (8): E[exp(sigma Z - sigma^2) 1{Z <= sigma}] = exp(-sigma^2/2) / 2 (same on Z > sigma)."""
-    return mpmath.exp(-mpmath.mpf(sigma) ** 2 / 2) / 2
-
-
-def drift_error(sigma, a):
-    """E|exp(sigma Z - a) - 1| in closed form (Section 4.1):
-    E|e^{sZ-a} - 1| = e^{s^2/2-a}(2 Phi(s - a/s) - 1) + 2 Phi(a/s) - 1
-    (split at Z = a/s and use E[e^{sZ} 1{Z > k}] = e^{s^2/2} Phi(s - k))."""
-    s, a = mpmath.mpf(sigma), mpmath.mpf(a)
-    return mpmath.exp(s * s / 2 - a) * (2 * normal.mp_Phi(s - a / s) - 1) + 2 * normal.mp_Phi(a / s) - 1
-
-
-def drift_error_derivative(sigma, a):
-    """Section 4.1: d/da E|exp(sigma Z - a) - 1| = exp(sigma^2/2 - a)(2 Phi(a/sigma - sigma) - 1)."""
-    s, a = mpmath.mpf(sigma), mpmath.mpf(a)
-    return mpmath.exp(s * s / 2 - a) * (2 * normal.mp_Phi(a / s - s) - 1)
-
-
-# ============================================================================================
-# The mechanism
-# ============================================================================================
-
-
-class CountMechanism:
-    """What every count mechanism of the form [(n+c) exp(noise) - c]_+ shares: the design
-    (``0 < r0 < r <= 1``, ``c > 0``; without ``r``, ``0 < r0 < 1`` so some admissible r exists),
-    the utility bound ``r0 (n+c)/(1+c)`` of Theorem 3.1(i) and the target ``r max(n, 1)`` (eq 2)."""
-
-    def __init__(self, r0, c, r=None):
-        c = validate.real("c", c, lo=0)
-        if r is not None:
-            r = validate.real("r", r, lo=0, hi=1, hi_open=False)
-            r0 = validate.real("r0", r0, lo=0, hi=r)
-        else:
-            r0 = validate.real("r0", r0, lo=0, hi=1)
-        self.r0, self.c, self.r = r0, c, r
-
-    def error_bound(self, n):
-        """Theorem 3.1(i): the bound r0 (n+c)/(1+c) on the expected absolute error."""
-        n = validate.count("n", n)
-        return mpmath.mpf(self.r0) * (n + mpmath.mpf(self.c)) / (1 + mpmath.mpf(self.c))
-
-    def target(self, n):
-        """The repaired utility target r max(n, 1) (eq 2)."""
-        if self.r is None:
-            raise ValueError("r is needed for the utility target: construct with r=...")
-        n = validate.count("n", n)
-        return mpmath.mpf(self.r) * max(n, 1)
+from .. import formulas
+from ..laws import ClippedAtZero, IntegerLaw, LogShiftedGaussian
+from ..numerics import normal, validate
+from .count import CountMechanism, stochastic_round
 
 
 class ShiftedLogGaussian(CountMechanism):
@@ -124,7 +40,7 @@ class ShiftedLogGaussian(CountMechanism):
         """sigma of eq (3) at the current precision."""
         key = mpmath.mp.prec
         if key not in self._sigma_cache:
-            self._sigma_cache[key] = sigma_of(self.r0, self.c)
+            self._sigma_cache[key] = formulas.sigma(self.r0, self.c)
         return self._sigma_cache[key]
 
     @property
@@ -138,7 +54,7 @@ class ShiftedLogGaussian(CountMechanism):
     def mp_v(self, n):
         """The budget v(n) of eqs (5)-(6)."""
         n = validate.count("n", n)
-        return budget(n, self.mp_sigma(), self.c)
+        return formulas.budget(n, self.mp_sigma(), self.c)
 
     def v(self, n) -> float:
         with mpmath.workdps(30):
@@ -146,9 +62,7 @@ class ShiftedLogGaussian(CountMechanism):
 
     def v_array(self, ns) -> np.ndarray:
         """v(n) over an integer array in float64 (log1p keeps it accurate for large n)."""
-        ns = validate.counts("n", ns)
-        gap = np.log1p(1.0 / (np.maximum(ns, 1) - 1 + float(self.c)))
-        return gap ** 2 / (2 * self.sigma ** 2)
+        return formulas.budget.fp(validate.counts("n", ns), self.sigma, float(self.c))
 
     # ---- laws ------------------------------------------------------------------------------
     def log_mean(self, n):
@@ -173,22 +87,15 @@ class ShiftedLogGaussian(CountMechanism):
         """eq (9): E|U_n - n| = (n+c)(2 Phi(sigma) - 1) (for the paper's drift)."""
         n = validate.count("n", n)
         if self.drift_factor != 1:
-            return (n + mpmath.mpf(self.c)) * drift_error(self.mp_sigma(), -self.mp_drift())
-        return (n + mpmath.mpf(self.c)) * multiplicative_error(self.mp_sigma())
+            return (n + mpmath.mpf(self.c)) * formulas.drift_error(self.mp_sigma(), -self.mp_drift())
+        return formulas.unclipped_error(n, self.c, self.mp_sigma())
 
     def expected_abs_error_released(self, n):
-        """E|[U_n]_+ - n| exactly: E|U_n - n| + E[U_n 1{U_n < 0}] (clipping moves U < 0 to 0).
-
-        With W = sigma Z + drift and w0 = log(c/(n+c)):
-        E[U 1{U<0}] = (n+c) E[e^W 1{W < w0}] - c P(W < w0), and for W ~ N(m, s^2)
-        E[e^W 1{W < w}] = e^{m + s^2/2} Phi((w - m - s^2)/s).
-        """
+        """E|[U_n]_+ - n| exactly: E|U_n - n| plus E[U_n 1{U_n < 0}] (clipping moves U < 0 to 0);
+        see :func:`countdp.formulas.mechanism.negative_part`."""
         n = validate.count("n", n)
-        s, m, c = self.mp_sigma(), self.mp_drift(), mpmath.mpf(self.c)
-        w0 = mpmath.log(c / (n + c))
-        neg_part = (n + c) * mpmath.exp(m + s * s / 2) * normal.mp_Phi((w0 - m - s * s) / s) \
-            - c * normal.mp_Phi((w0 - m) / s)
-        return self.expected_abs_error_unclipped(n) + neg_part
+        return self.expected_abs_error_unclipped(n) + formulas.negative_part(
+            n, self.c, self.mp_sigma(), self.mp_drift())
 
     # ---- sampling --------------------------------------------------------------------------
     def release(self, counts, rng: np.random.Generator, clip: bool = True, rounding: bool = False):
@@ -205,19 +112,6 @@ class ShiftedLogGaussian(CountMechanism):
         if rounding:
             y = stochastic_round(y, rng)
         return y
-
-
-def stochastic_round(y, rng: np.random.Generator):
-    """Round y >= 0 to floor(y) or ceil(y) with probabilities giving conditional mean y."""
-    y = np.asarray(y, dtype=float)
-    fl = np.floor(y)
-    up = rng.random(y.shape) < (y - fl)
-    return fl + up
-
-
-# ============================================================================================
-# The stochastically rounded release: an exact integer law
-# ============================================================================================
 
 
 class RoundedLogGaussian(IntegerLaw):
@@ -313,14 +207,3 @@ class RoundedLogGaussian(IntegerLaw):
     def describe(self):
         return "stochastically rounded [exp(N(mu, s^2)) - c]_+"
 
-
-def sigma_float(r0, c) -> float:
-    """Float64 sigma of eq (3) (scipy's ndtri), for vectorised sweeps."""
-    return float(normal.Phi_inv(0.5 + r0 / (2 * (1 + c))))
-
-
-__all__ = [
-    "CountMechanism", "ShiftedLogGaussian", "RoundedLogGaussian", "sigma_of", "sigma_float", "budget", "log_gap",
-    "renyi_gaussian_equal_variance", "multiplicative_error", "half_expectation", "drift_error",
-    "drift_error_derivative", "stochastic_round",
-]

@@ -84,7 +84,7 @@ def mp_phi(x):
 _HALF_LOG_2PI: dict = {}
 
 
-def _half_log_2pi():
+def half_log_2pi():
     key = mpmath.mp.prec
     if key not in _HALF_LOG_2PI:
         _HALF_LOG_2PI[key] = mpmath.log(2 * mpmath.pi) / 2
@@ -93,7 +93,7 @@ def _half_log_2pi():
 
 def mp_log_phi(x):
     x = mpmath.mpf(x)
-    return -x * x / 2 - _half_log_2pi()
+    return -x * x / 2 - half_log_2pi()
 
 
 def mp_Phi_inv(p):

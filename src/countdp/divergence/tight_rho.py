@@ -56,8 +56,8 @@ import mpmath
 import numpy as np
 from scipy import optimize
 
-from . import validate
-from .laws import Law
+from ..numerics import validate
+from ..laws import Law
 
 INF = mpmath.mpf("inf")
 _MACH = float(np.finfo(float).eps)

@@ -1,0 +1,234 @@
+"""Declaring checks and running one: the :func:`claim` decorator and the :class:`ClaimBuilder`.
+
+A check script declares one function per claim with :func:`claim`; the function receives a
+:class:`ClaimBuilder` and records *cases* (one comparison of two routes each), at least one
+*negative control* (a perturbed claim the same comparison must reject), and the slack.  The
+verdict is derived here, never by the script:
+
+* ``pass``  -- at least one case, every case ok, and every negative control rejected;
+* ``fail``  -- a case failed, there were no cases, or a control was not rejected (a check that
+  cannot fail proves nothing);
+* ``error`` -- the check raised; the traceback is kept.
+
+The relations and their tolerances are those of :func:`countdp.harness.results.holds`.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import mpmath
+import numpy as np
+
+from .catalogue import CATALOGUE, ClaimInfo
+from .certificates import certificate, run_certificates
+from .results import Case, ClaimResult, Control, Settings, fmt, holds
+
+
+class ClaimBuilder:
+    """Collects the cases, controls and slack of one claim; the verdict is derived on finish."""
+
+    def __init__(self, info: ClaimInfo, routes: list[str], settings: Settings):
+        self.info = info
+        self.routes = list(routes)
+        self.settings = settings
+        self.cases: list[Case] = []
+        self.controls: list[Control] = []
+        self._slack: str | None = None
+        self.notes: list[str] = []
+        self.findings: list[dict] = []
+        self.certified: dict | None = None
+
+    @property
+    def quick(self) -> bool:
+        return self.settings.quick
+
+    @property
+    def dps(self) -> int:
+        return self.settings.dps
+
+    def rng(self, *names: Any) -> np.random.Generator:
+        return self.settings.rng(self.info.id, *names)
+
+    def compare(self, params: dict, lhs: Any, relation: str, rhs: Any, tol: Any = 0,
+                route: str | None = None, note: str | None = None) -> bool:
+        """Record one comparison of two routes; returns whether it holds."""
+        ok = holds(lhs, relation, rhs, tol)
+        self.cases.append(Case(dict(params), lhs, relation, rhs, tol, ok, route, note))
+        return ok
+
+    def control(self, what: str, lhs: Any, relation: str, rhs: Any, tol: Any = 0,
+                detail: str | None = None) -> bool:
+        """A negative control: the same comparison applied to a perturbed claim must fail."""
+        rejected = not holds(lhs, relation, rhs, tol)
+        if detail is None:
+            detail = f"{fmt(lhs)} {relation} {fmt(rhs)} (tol {fmt(tol)}) does not hold"
+            if not rejected:
+                detail = f"{fmt(lhs)} {relation} {fmt(rhs)} (tol {fmt(tol)}) holds: control passed"
+        self.controls.append(Control(what, rejected, detail))
+        return rejected
+
+    def control_outcome(self, what: str, rejected: bool, detail: str | None = None) -> bool:
+        """A negative control whose rejection was decided by a comparison run elsewhere."""
+        self.controls.append(Control(what, bool(rejected), detail))
+        return bool(rejected)
+
+    def slack(self, text: str) -> None:
+        self._slack = text
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def finding(self, **data: Any) -> None:
+        """A reported observation (numbers, not a verdict): e.g. where a supremum sits."""
+        self.findings.append(data)
+
+    def certify(self, certified: bool, **data: Any) -> None:
+        self.certified = {"certified": bool(certified), **{k: fmt(v) for k, v in data.items()}}
+
+    def result(self, seconds: float) -> ClaimResult:
+        reason = None
+        if not self.cases:
+            status, reason = "fail", "no case was compared"
+        elif not all(c.ok for c in self.cases):
+            status = "fail"
+            bad = sum(not c.ok for c in self.cases)
+            reason = f"{bad} of {len(self.cases)} cases do not hold"
+        elif not self.controls:
+            status, reason = "fail", "no negative control: the check cannot be shown to fail"
+        elif not all(c.rejected for c in self.controls):
+            status, reason = "fail", "a negative control was not rejected"
+        else:
+            status = "pass"
+        return ClaimResult(self.info.id, self.info.paper, self.info.section, status, self.routes,
+                           self.cases, self.controls, self._slack, self.notes, self.findings,
+                           self.certified, None, seconds, reason)
+
+
+# --------------------------------------------------------------------------------------------
+# Declaring checks
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class CheckSpec:
+    """A claim's check and the certificates declared for it in the same script."""
+
+    id: str
+    routes: list[str]
+    func: Callable[[ClaimBuilder], None]
+    info: ClaimInfo
+    certificates: list[Callable] = field(default_factory=list)
+
+
+def claim(id: str, routes: list[str]) -> Callable:
+    """Declare ``func(check: ClaimBuilder)`` as the check of claim ``id`` (a catalogue id)."""
+    if id not in CATALOGUE:
+        raise ValueError(f"unknown claim id {id!r}: ids are those of the catalogue")
+    if len(routes) < 2:
+        raise ValueError(f"claim {id}: at least two independent routes are required")
+
+    def deco(func: Callable) -> Callable:
+        func.__countdp_check__ = CheckSpec(id, list(routes), func, CATALOGUE[id])
+        return func
+
+    return deco
+
+
+def checks_in(module: Any) -> list[CheckSpec]:
+    """The check specs a check-script module declares, in source order, each with the
+    certificates the module declares for its claim (in source order)."""
+    items = list(vars(module).values())
+    specs = [v.__countdp_check__ for v in items if hasattr(v, "__countdp_check__")]
+    specs.sort(key=lambda s: s.func.__code__.co_firstlineno)
+    certs = sorted((v for v in items if hasattr(v, "__countdp_certificate__")),
+                   key=lambda f: f.__code__.co_firstlineno)
+    by_id = {s.id for s in specs}
+    orphans = [f.__countdp_certificate__.id for f in certs
+               if f.__countdp_certificate__.id not in by_id]
+    if orphans:
+        raise ValueError(f"certificates for claims this script does not check: {sorted(set(orphans))}")
+    return [CheckSpec(s.id, s.routes, s.func, s.info,
+                      [f for f in certs if f.__countdp_certificate__.id == s.id]) for s in specs]
+
+
+NO_CERTIFICATE = "no ball-arithmetic route for this claim (numerical evidence)"
+
+
+def run_check(spec: CheckSpec, settings: Settings) -> ClaimResult:
+    """Run one check and then its certificates.  An exception becomes status ``error`` with its
+    traceback, never a skip; a certificate that proves a statement false fails the claim."""
+    builder = ClaimBuilder(spec.info, spec.routes, settings)
+    t0 = time.perf_counter()
+    try:
+        with mpmath.workdps(settings.dps):
+            spec.func(builder)
+    except Exception:  # noqa: BLE001 -- a crashing check is reported, not raised
+        res = builder.result(time.perf_counter() - t0)
+        res.status = "error"
+        res.error = traceback.format_exc(limit=8)
+        res.reason = "the check raised an exception"
+        return res
+    res = builder.result(time.perf_counter() - t0)
+    if settings.certify:
+        _attach_certification(res, spec, settings)
+    return res
+
+
+def _attach_certification(res: ClaimResult, spec: CheckSpec, settings: Settings) -> None:
+    if not spec.certificates:
+        legacy = _legacy_certificates(spec.id, settings.quick)  # TRANSITION: removed when ported
+        if legacy is not None:
+            res.certified = {**legacy, **{k: v for k, v in (res.certified or {}).items()
+                                          if k != "certified"}}
+            return
+        res.certified = res.certified or {"certified": False, "reason": NO_CERTIFICATE}
+        return
+    cert = run_certificates(spec.id, spec.certificates, settings.quick)
+    own = res.certified or {}
+    res.certified = {**cert.summary(), **{k: v for k, v in own.items() if k != "certified"}}
+    res.seconds += cert.seconds
+    if cert.errors:
+        res.status, res.reason = "error", "a certificate raised an exception"
+        res.error = "\n".join(cert.errors)
+    elif cert.disproved and res.status == "pass":
+        res.status = "fail"
+        res.reason = ("the certified layer proved a statement false: "
+                      + "; ".join(r.name for r in cert.disproved))
+
+
+_LEGACY: dict = {}
+
+
+def _legacy_certificates(claim_id: str, quick: bool) -> dict | None:
+    """TRANSITION ONLY: the records of the old all-claims certifier for a claim not yet ported to
+    a per-script @certificate (deleted once every claim is ported)."""
+    if quick not in _LEGACY:
+        from .. import certify
+
+        grouped: dict = {}
+        for rec in certify.certify_all(quick=quick):
+            d = rec.as_dict()
+            g = grouped.setdefault(d["claim"], {"records": 0, "proved": 0, "radius": 0.0,
+                                                "seconds": 0.0, "what": []})
+            g["records"] += 1
+            g["proved"] += str(d["verdict"]) == "proved_true"
+            try:
+                g["radius"] = max(g["radius"], float(d["radius"]))
+            except (TypeError, ValueError):
+                pass
+            g["seconds"] += float(d.get("seconds") or 0.0)
+            g["what"].append(f"{d['name']}: {d['verdict']} {d['enclosure']}")
+        _LEGACY[quick] = grouped
+    g = _LEGACY[quick].get(claim_id)
+    if g is None:
+        return None
+    return {"certified": g["proved"] == g["records"], "records": g["records"], "proved": g["proved"],
+            "enclosure_radius": f"{g['radius']:.3g}", "seconds": round(g["seconds"], 4),
+            "what": g["what"]}
+
+
+__all__ = ["ClaimBuilder", "CheckSpec", "claim", "checks_in", "run_check", "certificate"]

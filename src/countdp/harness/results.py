@@ -1,0 +1,301 @@
+"""What a run produces: cases, negative controls, claim results, script runs and the run.
+
+Relations and tolerances (``tol`` is the error bar of the comparison, stated by the caller):
+
+* ``==``  ``|lhs - rhs| <= tol``
+* ``<=``  ``lhs <= rhs + tol``   (a weak inequality that may be tight: not violated beyond the bar)
+* ``<``   ``lhs + tol < rhs``    (a strict inequality: it must hold beyond the error bar)
+* ``>=`` / ``>`` mirror images.
+
+Infinite values compare as in the extended reals; ``inf == inf`` holds.  Numbers in reports are
+decimal strings at the working precision (:func:`fmt`).
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import mpmath
+import numpy as np
+
+from .catalogue import CATALOGUE
+
+STATUS_ORDER = ("pass", "fail", "error")  # worst last
+
+
+@dataclass
+class Settings:
+    """Run settings shared by every check: quick mode, working precision, base seed."""
+
+    quick: bool = False
+    dps: int = 30
+    seed: int = 20260715
+    figures_dir: str = "figures"
+    certify: bool = True
+
+    def rng(self, *names: Any) -> np.random.Generator:
+        """A generator seeded from the base seed and a stable name (claim id, case)."""
+        key = [zlib.crc32(repr(n).encode()) for n in names]
+        return np.random.Generator(np.random.PCG64(np.random.SeedSequence([self.seed, *key])))
+
+def fmt(x: Any, digits: int | None = None) -> Any:
+    """A report number: decimal string at working precision (floats via repr, exact)."""
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    if isinstance(x, (float, np.floating)):
+        x = float(x)
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return repr(x)
+    if isinstance(x, mpmath.mpf):
+        if mpmath.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return mpmath.nstr(x, digits or max(15, mpmath.mp.dps), min_fixed=-4, max_fixed=6)
+    if hasattr(x, "__float__"):
+        return fmt(float(x))
+    return str(x)
+
+
+def _mpf(x: Any) -> mpmath.mpf:
+    if isinstance(x, str):
+        return mpmath.mpf(x)
+    if isinstance(x, (np.floating, np.integer)):
+        x = x.item()
+    return mpmath.mpf(x)
+
+
+RELATIONS = ("==", "<=", "<", ">=", ">")
+
+
+def holds(lhs: Any, relation: str, rhs: Any, tol: Any = 0) -> bool:
+    """Decide ``lhs relation rhs`` with error bar ``tol`` (see the module docstring)."""
+    if relation not in RELATIONS:
+        raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
+    a, b, t = _mpf(lhs), _mpf(rhs), _mpf(tol)
+    if mpmath.isnan(a) or mpmath.isnan(b) or mpmath.isnan(t) or t < 0:
+        return False
+    if relation == "==":
+        if mpmath.isinf(a) or mpmath.isinf(b):
+            return a == b
+        return abs(a - b) <= t
+    if relation in (">=", ">"):
+        a, b = -a, -b
+        relation = "<=" if relation == ">=" else "<"
+    if relation == "<=":
+        return bool(a <= b + t)
+    return bool(a + t < b)
+
+
+@dataclass
+class Case:
+    params: dict
+    lhs: Any
+    relation: str
+    rhs: Any
+    tol: Any
+    ok: bool
+    route: str | None = None
+    note: str | None = None
+
+    def to_json(self) -> dict:
+        d = {
+            "params": {k: fmt(v) for k, v in self.params.items()},
+            "lhs": fmt(self.lhs),
+            "relation": self.relation,
+            "rhs": fmt(self.rhs),
+            "tol": fmt(self.tol),
+            "ok": bool(self.ok),
+        }
+        if self.route:
+            d["route"] = self.route
+        if self.note:
+            d["note"] = self.note
+        return d
+
+
+@dataclass
+class Control:
+    what: str
+    rejected: bool
+    detail: str | None = None
+
+    def to_json(self) -> dict:
+        d = {"what": self.what, "status": "rejected" if self.rejected else "NOT rejected"}
+        if self.detail:
+            d["detail"] = self.detail
+        return d
+
+
+@dataclass
+class ClaimResult:
+    id: str
+    paper: str
+    section: str
+    status: str
+    routes: list[str]
+    cases: list[Case] = field(default_factory=list)
+    controls: list[Control] = field(default_factory=list)
+    slack: str | None = None
+    notes: list[str] = field(default_factory=list)
+    findings: list[dict] = field(default_factory=list)
+    certified: dict | None = None
+    error: str | None = None
+    seconds: float = 0.0
+    reason: str | None = None
+
+    @property
+    def worst(self) -> str | None:
+        """Largest relative gap |lhs - rhs| / |rhs| over the finite equality cases (absolute where
+        |rhs| is within its error bar): the worst discrepancy between two routes."""
+        worst = None
+        for c in self.cases:
+            try:
+                a, b = _mpf(c.lhs), _mpf(c.rhs)
+            except (TypeError, ValueError):
+                continue
+            if mpmath.isinf(a) or mpmath.isinf(b) or c.relation != "==":
+                continue
+            try:
+                t = _mpf(c.tol)
+            except (TypeError, ValueError):
+                t = mpmath.mpf(0)
+            # relative where rhs stands clear of its error bar, absolute otherwise (a tiny rhs)
+            d = abs(a - b) / abs(b) if abs(b) > t and b != 0 else abs(a - b)
+            worst = d if worst is None or d > worst else worst
+        return None if worst is None else fmt(worst, 3)
+
+    def to_json(self) -> dict:
+        d = {
+            "id": self.id,
+            "paper": self.paper,
+            "section": self.section,
+            "status": self.status,
+            "routes": list(self.routes),
+            "cases": [c.to_json() for c in self.cases],
+            "negative_control": _controls_json(self.controls),
+            "slack": self.slack,
+            "worst_discrepancy": self.worst,
+            "n_cases": len(self.cases),
+            "seconds": round(self.seconds, 3),
+        }
+        if self.reason:
+            d["reason"] = self.reason
+        if self.notes:
+            d["notes"] = list(self.notes)
+        if self.findings:
+            d["findings"] = [{k: fmt(v) if not isinstance(v, (dict, list)) else v for k, v in f.items()}
+                             for f in self.findings]
+        if self.certified is not None:
+            d["certified"] = self.certified
+        if self.error:
+            d["error"] = self.error
+        return d
+
+
+def _controls_json(controls: list[Control]) -> dict | None:
+    if not controls:
+        return None
+    if len(controls) == 1:
+        return controls[0].to_json()
+    rejected = all(c.rejected for c in controls)
+    return {
+        "what": "; ".join(c.what for c in controls),
+        "status": "rejected" if rejected else "NOT rejected",
+        "each": [c.to_json() for c in controls],
+    }
+
+
+@dataclass
+class ScriptRun:
+    """One script's part of a run: its claim results in source order."""
+
+    name: str
+    path: str
+    title: str | None
+    results: list[ClaimResult] = field(default_factory=list)
+    seconds: float = 0.0
+    figures: list[str] | None = None  # None: figures not made in this run
+    import_error: str | None = None
+
+    @property
+    def status(self) -> str:
+        return worst_status(r.status for r in self.results)
+
+
+def worst_status(statuses: Iterable[str]) -> str:
+    worst = "pass"
+    for s in statuses:
+        if s not in STATUS_ORDER:
+            s = "error"
+        if STATUS_ORDER.index(s) > STATUS_ORDER.index(worst):
+            worst = s
+    return worst
+
+
+@dataclass
+class Run:
+    settings: Settings
+    scripts: list[ScriptRun]
+    missing: list[str]
+    seconds: float = 0.0
+    only_ids: list[str] | None = None
+    root: str = "."
+
+    def results(self) -> list[tuple[str, ClaimResult]]:
+        return [(s.name, r) for s in self.scripts for r in s.results]
+
+    def declared_by(self) -> dict[str, list[str]]:
+        """Claim id -> the scripts that report it (pseudo ids included)."""
+        d: dict[str, list[str]] = {}
+        for s, r in self.results():
+            d.setdefault(r.id, [])
+            if s not in d[r.id]:
+                d[r.id].append(s)
+        return d
+
+    def statuses(self) -> dict[str, str]:
+        """Every claim id of the run -> pass / fail / error / missing.  Catalogue order first
+        (restricted to ``only_ids`` if given), then pseudo ids (``<script>:import``...)."""
+        by_id: dict[str, list[str]] = {}
+        for _, r in self.results():
+            by_id.setdefault(r.id, []).append(r.status)
+        wanted = [i for i in CATALOGUE if self.only_ids is None or i in self.only_ids]
+        out = {}
+        for i in wanted:
+            if i in by_id:
+                out[i] = worst_status(by_id[i])
+            elif i in self.missing:
+                out[i] = "missing"
+        for i in sorted(k for k in by_id if k not in CATALOGUE):
+            out[i] = worst_status(by_id[i])
+        return out
+
+    def counts(self) -> dict[str, int]:
+        counts = {"pass": 0, "fail": 0, "error": 0, "missing": 0}
+        for s in self.statuses().values():
+            counts[s] = counts.get(s, 0) + 1
+        return counts
+
+    def ok(self, strict: bool = False) -> bool:
+        c = self.counts()
+        return c["fail"] == 0 and c["error"] == 0 and not (strict and c["missing"])
+
+    def exit_code(self, strict: bool = False) -> int:
+        return 0 if self.ok(strict) else 1
+
+
+def error_result(claim_id: str, reason: str, error: str | None = None,
+                 routes: list[str] | None = None, paper: str | None = None,
+                 section: str | None = None) -> ClaimResult:
+    """A ClaimResult with status error for a check that could not produce one itself."""
+    info = CATALOGUE.get(claim_id)
+    return ClaimResult(
+        id=claim_id,
+        paper=paper if paper is not None else (info.paper if info else claim_id),
+        section=section if section is not None else (info.section if info else "run"),
+        status="error", routes=list(routes or []), error=error, reason=reason)

@@ -1,0 +1,172 @@
+"""Laws of ``exp(mu + s X) - c`` for a standard noise X (eq 10's coordinate), and clipping at 0 (eq 4)."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+
+from ..numerics import normal, validate
+from .base import ContinuousLaw, Density, MixedLaw
+
+
+class LogShiftDensity(Density):
+    """Density of ``U = exp(W) - c`` with ``W = mu + s X`` for a standard noise law X, restricted to
+    ``U > lo`` (``lo = -c``: the whole law; ``lo = 0``: the part clipping leaves, eq 4).
+
+    ``f(u) = g((log(u + c) - mu)/s) / (s (u + c))`` with g the density of X.  Quadrature runs in
+    ``t = log(u + c)`` (eq 10's coordinate), where U is the location-scale law of W restricted to
+    ``t > log(lo + c)``; two such densities with the same c share it, so neighbouring counts are
+    exact translates there.  Subclasses give the noise: ``mp_noise_logpdf(z)``,
+    ``noise_logpdf(z)`` (numpy) and ``mp_noise_sf(z)``; ``noise_kinks`` lists standardised points
+    where g has a kink (quadrature nodes)."""
+
+    noise_kinks: tuple = ()
+
+    def __init__(self, mu, s, c, lo=None, scale_name="s"):
+        self.mu = mpmath.mpf(validate.real("mu", mu))
+        self.s = mpmath.mpf(validate.real(scale_name, s, lo=0))
+        self.c = mpmath.mpf(validate.real("c", c, lo=0))
+        self.lo = -float(c) if lo is None else float(lo)
+        self.lo_mp = -self.c if lo is None else mpmath.mpf(lo)
+        self.hi = np.inf
+        self._const_prec = None
+
+    # -- the noise law (standardised) --
+    def mp_noise_logpdf(self, z):
+        raise NotImplementedError
+
+    def noise_logpdf(self, z):
+        return np.vectorize(lambda v: float(self.mp_noise_logpdf(v)))(np.asarray(z, dtype=float))
+
+    def mp_noise_sf(self, z):
+        raise NotImplementedError
+
+    def mp_noise_cdf(self, z):
+        """P(X <= z); subclasses override where 1 - sf would cancel."""
+        return 1 - self.mp_noise_sf(z)
+
+    def restricted_to_positive(self) -> "LogShiftDensity":
+        """The same density on U > 0 only: the part of [U]_+ off its atom at 0 (eq 4)."""
+        return type(self)(self.mu, self.s, self.c, lo=0)
+
+    def mp_mass_at_or_below_zero(self):
+        """P(U <= 0) = P(X <= (log c - mu)/s): the atom that clipping puts at 0."""
+        return self.mp_noise_cdf((mpmath.log(self.c) - self.mu) / self.s)
+
+    # -- constants cached per precision --
+    def _consts(self):
+        if self._const_prec != mpmath.mp.prec:
+            self._const_prec = mpmath.mp.prec
+            self._t_lo = None if self.lo_mp == -self.c else mpmath.log(self.lo_mp + self.c)
+            self._log_s = mpmath.log(self.s)
+        return self._t_lo, self._log_s
+
+    @property
+    def breakpoints(self):
+        return tuple(float(mpmath.exp(self.mu + self.s * z) - self.c) for z in self.noise_kinks)
+
+    # -- values --
+    def mp_log_integrand_t(self, t):
+        t = mpmath.mpf(t)
+        t_lo, log_s = self._consts()
+        if t_lo is not None and not t > t_lo:
+            return mpmath.mpf("-inf")
+        return self.mp_noise_logpdf((t - self.mu) / self.s) - log_s
+
+    def mp_logpdf(self, x):
+        x = mpmath.mpf(x)
+        if not x > self.lo_mp:
+            return mpmath.mpf("-inf")
+        t = mpmath.log(x + self.c)
+        return self.mp_log_integrand_t(t) - t
+
+    def logpdf(self, x):
+        x = np.asarray(x, dtype=float)
+        ok = x > self.lo
+        y = np.where(ok, x + float(self.c), 1.0)
+        t = np.log(y)
+        out = self.noise_logpdf((t - float(self.mu)) / float(self.s)) - np.log(float(self.s)) - t
+        return np.where(ok, out, -np.inf)
+
+    def mass(self):
+        t_lo, _ = self._consts()
+        return mpmath.mpf(1) if t_lo is None else self.mp_noise_sf((t_lo - self.mu) / self.s)
+
+    # -- integration coordinate t = log(x + c) --
+    def to_x(self, t):
+        return mpmath.exp(t) - self.c
+
+    def to_t(self, x):
+        return mpmath.log(mpmath.mpf(x) + self.c)
+
+    def mp_log_dx_dt(self, t):
+        return mpmath.mpf(t)
+
+    def t_range(self):
+        t_lo, _ = self._consts()
+        return (-np.inf if t_lo is None else float(t_lo)), np.inf
+
+    def mp_t_lo(self):
+        return self._consts()[0]
+
+    def t_center_scale(self):
+        return self.mu, self.s
+
+    def coordinate_key(self):
+        return ("log-shift", float(self.c))
+
+class LogShiftedGaussianDensity(LogShiftDensity):
+    """eq (10): W ~ N(mu, s^2), i.e. ``f(u) = phi((log(u + c) - mu)/s) / (s (u + c))``."""
+
+    def __init__(self, mu, s, c, lo=None):
+        super().__init__(mu, s, c, lo, scale_name="sigma")
+
+    def mp_noise_logpdf(self, z):
+        return -z * z / 2 - normal.half_log_2pi()
+
+    def noise_logpdf(self, z):
+        return normal.log_phi(z)
+
+    def mp_noise_sf(self, z):
+        return normal.mp_Phi_sf(z)
+
+    def mp_noise_cdf(self, z):
+        return normal.mp_Phi(z)
+
+class LogShiftedGaussian(ContinuousLaw):
+    """The law of ``exp(W) - c`` with ``W ~ N(mu, s^2)``; the unclipped output U_n (eqs 4, 10)."""
+
+    def __init__(self, mu, s, c):
+        self.mu, self.s, self.c = mpmath.mpf(mu), mpmath.mpf(s), mpmath.mpf(c)
+        super().__init__(LogShiftedGaussianDensity(mu, s, c), name="exp(N(mu, s^2)) - c")
+
+    def cdf(self, x):
+        x = np.asarray(x, dtype=float)
+        y = np.where(x > -float(self.c), x + float(self.c), 1.0)
+        v = normal.Phi((np.log(y) - float(self.mu)) / float(self.s))
+        return np.where(x > -float(self.c), v, 0.0)
+
+    def mp_cdf(self, x):
+        x = mpmath.mpf(x)
+        if x <= -self.c:
+            return mpmath.mpf(0)
+        return normal.mp_Phi((mpmath.log(x + self.c) - self.mu) / self.s)
+
+    def sample(self, rng, size):
+        return np.exp(float(self.mu) + float(self.s) * rng.standard_normal(size)) - float(self.c)
+
+class ClippedAtZero(MixedLaw):
+    """``[U]_+`` for a continuous law U whose density is a :class:`LogShiftDensity` (any noise):
+    atom ``P(U <= 0)`` at 0 plus U's density on ``(0, inf)`` (eq 4)."""
+
+    def __init__(self, base: ContinuousLaw, name: str = "[exp(N(mu, s^2)) - c]_+"):
+        if not isinstance(base.density, LogShiftDensity):
+            raise ValueError("base must be a law of exp(mu + s X) - c (a LogShiftDensity)")
+        self.base = base
+        d = base.density
+        super().__init__({0: d.mp_mass_at_or_below_zero()}, d.restricted_to_positive(),
+                         sampler=lambda rng, size: np.maximum(base.sample(rng, size), 0.0), name=name)
+
+    @property
+    def atom_mass(self):
+        return self._atoms.get(mpmath.mpf(0), mpmath.mpf(0))
