@@ -1,8 +1,62 @@
-"""Test-suite settings: property tests are derandomized so that every run (and CI) draws the
-same examples; a failure is then reproducible, never a flake."""
+"""Shared test set-up.
 
+* Property tests are derandomized, so every run (and CI) draws the same examples: a failure is
+  reproducible, never a flake.
+* ``check_script(name)`` loads ``paper_checks/<name>.py`` through the runner's own loader (the
+  way ``countdp reproduce`` loads it), ``check_spec(claim_id)`` finds the check of a claim, and
+  ``run_claim(claim_id, quick=True, certify=False)`` runs one claim in this process.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
 from hypothesis import HealthCheck, settings
+
+from countdp.harness import claims, runner
+from countdp.harness.results import ClaimResult, Settings
 
 settings.register_profile("countdp", derandomize=True, deadline=None, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("countdp")
+
+ROOT = Path(__file__).resolve().parents[1]
+CHECKS = ROOT / "paper_checks"
+
+
+@functools.lru_cache(maxsize=None)
+def _script(name: str):
+    return runner.load_script(CHECKS / f"{name}.py")
+
+
+@functools.lru_cache(maxsize=None)
+def _spec(claim_id: str) -> claims.CheckSpec:
+    for path in runner.script_paths(ROOT):
+        for spec in claims.checks_in(_script(path.stem)):
+            if spec.id == claim_id:
+                return spec
+    raise KeyError(f"no check script declares {claim_id}")
+
+
+@pytest.fixture(scope="session")
+def check_script():
+    """``check_script(name)``: the module of ``paper_checks/<name>.py`` (loaded once)."""
+    return _script
+
+
+@pytest.fixture(scope="session")
+def check_spec():
+    """``check_spec(claim_id)``: the :class:`CheckSpec` of a claim (with its certificates)."""
+    return _spec
+
+
+@pytest.fixture(scope="session")
+def run_claim():
+    """``run_claim(claim_id, quick=True, certify=False, **settings)``: the claim's result."""
+
+    def run(claim_id: str, quick: bool = True, certify: bool = False, **kw) -> ClaimResult:
+        return claims.run_check(_spec(claim_id), Settings(quick=quick, certify=certify, **kw))
+
+    return run
