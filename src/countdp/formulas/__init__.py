@@ -9,9 +9,9 @@ Evaluate with ``formulas.sigma(r0, c)`` (mpmath), ``.fp`` (float64/numpy) or ``.
 from __future__ import annotations
 
 from ..numerics.contexts import Formula
-from . import mechanism
+from . import lower_bounds, mechanism
 
-_SUBMODULES = (mechanism,)
+_SUBMODULES = (mechanism, lower_bounds)
 
 
 def _collect() -> dict[str, Formula]:

@@ -16,7 +16,10 @@ and is then evaluated in any of three number systems:
 * ``log_gap.fp(n, c)``: float64, vectorised over numpy arrays;
 * ``log_gap.ball(n, c)``: python-flint Arb balls at the current ``flint.ctx.prec``; every ball
   provably contains the exact value (inputs given as int, Fraction, decimal string or fmpq are
-  taken exactly; a float at its exact binary value).
+  taken exactly; a float at its exact binary value);
+* ``f.exact(args)``: exact rational arithmetic (``fractions.Fraction``) for the formulas that are
+  rational in their parameters, so that a ceiling such as ceil(C_r n) is decided exactly; a
+  transcendental operation raises TypeError there.
 
 Inside a body, other formulas are called with the same context first: ``log_gap(ctx, n, c)``.
 The three evaluations are one formula at three precisions: comparing them checks rounding, never
@@ -41,7 +44,8 @@ import numpy as np
 from flint import acb, arb, fmpq, fmpz
 from scipy import special
 
-__all__ = ["Context", "FloatContext", "MpContext", "BallContext", "fp", "mp", "ball",
+__all__ = ["Context", "FloatContext", "MpContext", "BallContext", "ExactContext", "fp", "mp",
+           "ball", "exact",
            "Formula", "formula", "to_fmpq", "to_arb", "Undecided"]
 
 
@@ -111,6 +115,12 @@ class Context:
         """Phi(x) = erfc(-x/sqrt 2)/2, accurate in both tails."""
         return self.erfc(-self.convert(x) / self.sqrt(2)) / 2
 
+    def ncdf_diff(self, a, b):
+        """Phi(b) - Phi(a) for a <= b, on the side of 0 that avoids cancellation (for balls, when
+        the sign of a is decided; the plain difference is rigorous anyway)."""
+        a, b = self.convert(a), self.convert(b)
+        return self.ncdf(-a) - self.ncdf(-b) if a >= 0 else self.ncdf(b) - self.ncdf(a)
+
     def npdf(self, x):
         """phi(x) = exp(-x^2/2)/sqrt(2 pi)."""
         x = self.convert(x)
@@ -158,6 +168,12 @@ class FloatContext(Context):
 
     def ncdf(self, x):
         return special.ndtr(x)
+
+    def ncdf_diff(self, a, b):
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        upper = special.ndtr(-a) - special.ndtr(-b)
+        out = np.where(a >= 0, upper, special.ndtr(b) - special.ndtr(a))
+        return out if out.ndim else float(out)
 
     def ncdf_inv(self, p):
         return special.ndtri(p)
@@ -221,6 +237,11 @@ class MpContext(Context):
 
     def npdf(self, x):
         return mpmath.npdf(x)
+
+    def ncdf_diff(self, a, b):
+        from .normal import mp_Phi_diff
+
+        return mp_Phi_diff(a, b)
 
     def ncdf_inv(self, p):
         from .normal import mp_Phi_inv
@@ -324,9 +345,72 @@ class BallContext(Context):
         return arb.airy_ai_zero(k, derivative=1)
 
 
+def _not_rational(name: str) -> Callable:
+    def f(*args):
+        raise TypeError(f"{name} is not a rational operation: evaluate this formula in mp or ball")
+    f.__name__ = name
+    return staticmethod(f)
+
+
+class ExactContext(Context):
+    """Exact rational arithmetic on ``fractions.Fraction``: ceilings and comparisons are exact."""
+
+    name = "exact"
+    sqrt = _not_rational("sqrt")
+    exp = _not_rational("exp")
+    expm1 = _not_rational("expm1")
+    log = _not_rational("log")
+    log1p = _not_rational("log1p")
+    erf = _not_rational("erf")
+    erfc = _not_rational("erfc")
+    erfinv = _not_rational("erfinv")
+    gamma = _not_rational("gamma")
+
+    @property
+    def pi(self):
+        raise TypeError("pi is not rational: evaluate this formula in mp or ball")
+
+    @property
+    def e(self):
+        raise TypeError("e is not rational: evaluate this formula in mp or ball")
+
+    def convert(self, x) -> Fraction:
+        if isinstance(x, Fraction):
+            return x
+        if isinstance(x, (bool, np.bool_)) or isinstance(x, (arb, np.ndarray)):
+            raise TypeError(f"{type(x).__name__} is not an exact rational")
+        q = to_fmpq(x)
+        return Fraction(int(q.p), int(q.q))
+
+    def fraction(self, p, q):
+        return Fraction(p, q)
+
+    def ceil(self, x) -> int:
+        return math.ceil(self.convert(x))
+
+    def floor(self, x) -> int:
+        return math.floor(self.convert(x))
+
+    def pos(self, x):
+        return max(x, Fraction(0))
+
+    def maximum(self, a, b):
+        return max(a, b)
+
+    def minimum(self, a, b):
+        return min(a, b)
+
+    def sign_decided(self, x) -> int:
+        return (x > 0) - (x < 0)
+
+    def ncdf(self, x):
+        raise TypeError("Phi is not a rational operation: evaluate this formula in mp or ball")
+
+
 fp = FloatContext()
 mp = MpContext()
 ball = BallContext()
+exact = ExactContext()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -338,7 +422,7 @@ class Formula:
     """A closed form written once against a context; see the module docstring.
 
     ``f(*args)`` evaluates in mpmath, ``f(ctx, *args)`` in the given context, and ``f.fp``,
-    ``f.mp``, ``f.ball`` name the three systems.  ``f.body`` is the one function all of them
+    ``f.mp``, ``f.ball``, ``f.exact`` name the systems.  ``f.body`` is the one function all of them
     run."""
 
     def __init__(self, body: Callable):
@@ -358,6 +442,9 @@ class Formula:
 
     def ball(self, *args, **kwargs):
         return self.body(ball, *args, **kwargs)
+
+    def exact(self, *args, **kwargs):
+        return self.body(exact, *args, **kwargs)
 
     def __repr__(self) -> str:
         return f"<formula {self.__module__}.{self.__qualname__}>"
