@@ -1,0 +1,98 @@
+"""Number systems and formulas written once against them."""
+
+from __future__ import annotations
+
+import pickle
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from flint import arb, fmpq
+
+from countdp import formulas
+from countdp.numerics.contexts import (Formula, Undecided, ball, exact, formula, fp, mp, to_arb,
+                                       to_fmpq)
+
+
+@formula
+def square_plus_log(ctx, x):
+    """A test formula: x^2 + log(x)."""
+    x = ctx.convert(x)
+    return x * x + ctx.log(x)
+
+
+def test_a_formula_runs_in_every_number_system():
+    with mpmath.workdps(30):
+        v = square_plus_log(2)
+        assert isinstance(v, mpmath.mpf)
+        assert abs(v - (4 + mpmath.log(2))) < mpmath.mpf(10) ** -28
+    assert square_plus_log.fp(2.0) == pytest.approx(4 + np.log(2), rel=1e-15)
+    np.testing.assert_allclose(square_plus_log.fp(np.array([1.0, 2.0])), [1.0, 4 + np.log(2)])
+    b = square_plus_log.ball(2)
+    assert isinstance(b, arb) and b.contains(arb(4) + arb(2).log())
+    assert square_plus_log(ball, 2).contains(arb(4) + arb(2).log())
+
+
+def test_exact_context_is_rational_and_refuses_transcendentals():
+    @formula
+    def half_sum(ctx, a, b):
+        return (ctx.convert(a) + ctx.convert(b)) / 2
+
+    assert half_sum.exact("1/3", "1/6") == Fraction(1, 4)
+    assert exact.convert(0.1) == Fraction(3602879701896397, 36028797018963968)  # exact binary
+    assert exact.ceil(Fraction(7, 2)) == 4 and exact.ceil(Fraction(4)) == 4
+    with pytest.raises(TypeError, match="not a rational operation"):
+        square_plus_log.exact(2)
+    with pytest.raises(TypeError):
+        exact.convert(arb(1))
+
+
+def test_ball_conversions_are_exact_and_ceilings_must_be_decided():
+    assert to_arb("0.1").contains(arb(fmpq(1, 10)))
+    assert to_fmpq("0.125") == fmpq(1, 8) and to_fmpq(0.5) == fmpq(1, 2)
+    assert to_fmpq(mpmath.mpf(0.75)) == fmpq(3, 4)
+    assert int(ball.ceil(arb(fmpq(7, 2))).unique_fmpz()) == 4
+    with pytest.raises(Undecided):
+        ball.ceil(arb(3, 0.5))  # [2.5, 3.5]: ceiling 3 or 4
+    with pytest.raises(Undecided):
+        ball.sign_decided(arb(0, 1))
+    assert ball.sign_decided(arb(-1)) == -1
+
+
+def test_normal_law_agrees_across_systems():
+    with mpmath.workdps(30):
+        for x in (-6.0, -1.0, 0.0, 0.5, 3.0):
+            ref = mpmath.ncdf(x)
+            assert abs(mp.ncdf(x) - ref) < mpmath.mpf(10) ** -28 * max(ref, 1e-300)
+            assert fp.ncdf(x) == pytest.approx(float(ref), rel=1e-14)
+            b = ball.ncdf(x)
+            assert abs(float(b.mid()) - float(ref)) <= float(b.rad()) + 1e-16 * float(ref)
+        d = ball.ncdf_diff(5, 6)
+        assert float(d.rad()) < 1e-13 * float(d.mid())  # no cancellation (else ~1e-9 relative)
+        assert abs(mp.ncdf_diff(5, 6) - (mpmath.ncdf(6) - mpmath.ncdf(5))) < mpmath.mpf(10) ** -35
+        assert fp.ncdf_diff(5.0, 6.0) == pytest.approx(float(mp.ncdf_diff(5, 6)), rel=1e-14)
+
+
+def test_formulas_pickle_by_reference_and_expose_their_body():
+    f = pickle.loads(pickle.dumps(formulas.sigma))
+    assert f is formulas.sigma
+    assert isinstance(formulas.sigma, Formula) and callable(formulas.sigma.body)
+
+
+def test_one_patch_of_the_body_corrupts_every_system(monkeypatch):
+    """Fault injection relies on this: a formula has one body, whatever the number system."""
+    original = formulas.log_gap.body
+    monkeypatch.setattr(formulas.log_gap, "body", lambda ctx, n, c: 2 * original(ctx, n, c))
+    with mpmath.workdps(30):
+        assert abs(formulas.budget(10, 0.5, 1) / (mpmath.log1p(mpmath.mpf(1) / 10) ** 2 / 0.5) - 4) \
+            < mpmath.mpf(10) ** -25
+    assert formulas.budget.fp(10, 0.5, 1.0) == pytest.approx(4 * np.log1p(0.1) ** 2 / 0.5)
+    assert formulas.budget.ball(10, "0.5", 1).overlaps(8 * arb(fmpq(1, 10)).log1p() ** 2)
+
+
+def test_a_formula_name_exists_once():
+    names = formulas.__all__
+    assert len(names) == len(set(names))
+    for name in names:
+        assert isinstance(getattr(formulas, name), Formula)
