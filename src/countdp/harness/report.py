@@ -169,13 +169,25 @@ def _find_script(run: Run) -> dict[str, str]:
 
 
 def summary_md(run: Run) -> str:
-    s = run.settings
-    statuses = run.statuses()
-    counts = run.counts()
+    """SUMMARY.md: the header, one table per catalogue section (with findings and the claims not
+    yet checked), the failures and errors, the scripts, the environment."""
     by_id: dict[str, list[tuple[str, ClaimResult]]] = {}
     for name, r in run.results():
         by_id.setdefault(r.id, []).append((name, r))
-    out: list[str] = ["# countdp: claim-by-claim verification", ""]
+    out = _summary_header(run)
+    statuses = run.statuses()
+    for section in SECTION_ORDER:
+        ids = [i for i, c in CATALOGUE.items() if c.section == section and i in statuses]
+        if ids:
+            out += _summary_section(run, section, ids, by_id, statuses)
+    out += _summary_failures(run)
+    out += _summary_scripts(run)
+    return "\n".join(out)
+
+
+def _summary_header(run: Run) -> list[str]:
+    s, counts = run.settings, run.counts()
+    out = ["# countdp: claim-by-claim verification", ""]
     mode = "quick" if s.quick else "full"
     out.append(f"Mode **{mode}**, working precision {s.dps} digits, seed {s.seed}"
                f"{'' if s.certify else ', certification off'}.")
@@ -189,62 +201,71 @@ def summary_md(run: Run) -> str:
                "perturbed claim the same comparison must reject; *certified* is set where a "
                "bound is proved by interval arithmetic.")
     out.append("")
-    for section in SECTION_ORDER:
-        ids = [i for i, c in CATALOGUE.items() if c.section == section and i in statuses]
-        if not ids:
-            continue
-        out += [f"## {SECTION_TITLES[section]}", ""]
-        checked = [i for i in ids if i in by_id]
-        if checked:
-            out.append("| claim id | paper | status | routes compared | worst discrepancy | slack "
-                       "| negative control | certified | script |")
-            out.append("|---|---|---|---|---|---|---|---|---|")
-            for i in checked:
-                for name, r in by_id[i]:
-                    with mpmath.workdps(s.dps):
-                        worst = r.worst
-                    out.append("| " + " | ".join(_cell(x) for x in [
-                        f"`{i}`", r.paper, STATUS_WORD.get(r.status, r.status.upper()),
-                        " vs ".join(r.routes), worst, r.slack, _control_text(r),
-                        _certified_text(r), name]) + " |")
-            out.append("")
-        findings = [(i, name, f) for i in checked for name, r in by_id[i]
-                    for f in result_json(r, s).get("findings", [])]
-        if findings:
-            out += ["Findings:", ""]
-            for i, name, f in findings:
-                items = ", ".join(f"{k} = {json.dumps(v) if isinstance(v, (dict, list)) else v}"
-                                  for k, v in f.items())
-                out.append(f"- `{i}`: {_cell(items)}")
-            out.append("")
-        missing = [i for i in ids if statuses[i] == "missing"]
-        if missing:
-            out += ["Not yet checked:", ""]
-            for i in missing:
-                out.append(f"- `{i}` ({CATALOGUE[i].paper}): {CATALOGUE[i].statement}")
-            out.append("")
+    return out
 
-    bad = [(name, r) for name, r in run.results() if r.status != "pass"]
-    if bad:
-        out += ["## Failures and errors", ""]
-        for name, r in bad:
-            rj = result_json(r, s)
-            out.append(f"- `{r.id}` ({name}): **{STATUS_WORD.get(r.status, r.status)}** -- "
-                       f"{_cell(r.reason or 'no reason given')}")
-            if r.status == "error":
-                out.append(f"  - last traceback line: `{_last_line(r.error) or '-'}`")
-            failed = [c for c in rj.get("cases", []) if not c.get("ok")]
-            for c in failed[:5]:
-                out.append(f"  - case not holding: {_cell(_case_text(c))}")
-            if len(failed) > 5:
-                out.append(f"  - ... and {len(failed) - 5} more cases (see the script's JSON)")
-            for c in r.controls:
-                if not c.rejected:
-                    out.append(f"  - control NOT rejected: {_cell(c.what)} -- {_cell(c.detail)}")
+
+def _summary_section(run: Run, section: str, ids: list[str], by_id: dict,
+                     statuses: dict) -> list[str]:
+    s = run.settings
+    out = [f"## {SECTION_TITLES[section]}", ""]
+    checked = [i for i in ids if i in by_id]
+    if checked:
+        out.append("| claim id | paper | status | routes compared | worst discrepancy | slack "
+                   "| negative control | certified | script |")
+        out.append("|---|---|---|---|---|---|---|---|---|")
+        for i in checked:
+            for name, r in by_id[i]:
+                with mpmath.workdps(s.dps):
+                    worst = r.worst
+                out.append("| " + " | ".join(_cell(x) for x in [
+                    f"`{i}`", r.paper, STATUS_WORD.get(r.status, r.status.upper()),
+                    " vs ".join(r.routes), worst, r.slack, _control_text(r),
+                    _certified_text(r), name]) + " |")
         out.append("")
+    findings = [(i, name, f) for i in checked for name, r in by_id[i]
+                for f in result_json(r, s).get("findings", [])]
+    if findings:
+        out += ["Findings:", ""]
+        for i, name, f in findings:
+            items = ", ".join(f"{k} = {json.dumps(v) if isinstance(v, (dict, list)) else v}"
+                              for k, v in f.items())
+            out.append(f"- `{i}`: {_cell(items)}")
+        out.append("")
+    missing = [i for i in ids if statuses[i] == "missing"]
+    if missing:
+        out += ["Not yet checked:", ""]
+        for i in missing:
+            out.append(f"- `{i}` ({CATALOGUE[i].paper}): {CATALOGUE[i].statement}")
+        out.append("")
+    return out
 
-    out += ["## Scripts", "", "| script | verifies | claims | status | seconds | figures |",
-            "|---|---|---|---|---|---|"]
+
+def _summary_failures(run: Run) -> list[str]:
+    bad = [(name, r) for name, r in run.results() if r.status != "pass"]
+    if not bad:
+        return []
+    out = ["## Failures and errors", ""]
+    for name, r in bad:
+        rj = result_json(r, run.settings)
+        out.append(f"- `{r.id}` ({name}): **{STATUS_WORD.get(r.status, r.status)}** -- "
+                   f"{_cell(r.reason or 'no reason given')}")
+        if r.status == "error":
+            out.append(f"  - last traceback line: `{_last_line(r.error) or '-'}`")
+        failed = [c for c in rj.get("cases", []) if not c.get("ok")]
+        for c in failed[:5]:
+            out.append(f"  - case not holding: {_cell(_case_text(c))}")
+        if len(failed) > 5:
+            out.append(f"  - ... and {len(failed) - 5} more cases (see the script's JSON)")
+        for c in r.controls:
+            if not c.rejected:
+                out.append(f"  - control NOT rejected: {_cell(c.what)} -- {_cell(c.detail)}")
+    out.append("")
+    return out
+
+
+def _summary_scripts(run: Run) -> list[str]:
+    out = ["## Scripts", "", "| script | verifies | claims | status | seconds | figures |",
+           "|---|---|---|---|---|---|"]
     for sr in run.scripts:
         figs = "-" if not sr.figures else ", ".join(sr.figures)
         out.append("| " + " | ".join(_cell(x) for x in [
@@ -252,12 +273,12 @@ def summary_md(run: Run) -> str:
             f"{sr.seconds:.1f}", figs]) + " |")
     out.append("")
     out += ["## Environment", ""]
-    for k, v in environment(s).items():
+    for k, v in environment(run.settings).items():
         out.append(f"- {k}: {v}")
     out.append("")
     out.append(f"Total wall time: {run.seconds:.1f} s.")
     out.append("")
-    return "\n".join(out)
+    return out
 
 
 # --------------------------------------------------------------------------------------------

@@ -483,6 +483,99 @@ def _duplicates(scripts: list[Script]) -> dict[str, list[str]]:
     return {i: where for i, where in seen.items() if len(where) > 1}
 
 
+class _ClaimRun:
+    """The bookkeeping of one reproduce: a result slot per (script, claim), the scripts closed
+    (reported) as their last claim finishes, progress lines."""
+
+    def __init__(self, scripts: list[Script], root: Path, settings: Settings,
+                 only: list[str] | None, figures: bool):
+        self.scripts, self.root, self.settings = scripts, root, settings
+        dups = _duplicates(scripts)
+        self.runs: dict[str, ScriptRun] = {}
+        self.slots: dict[tuple[str, int], ClaimResult | None] = {}
+        self.tasks: list[_Task] = []
+        for s in scripts:
+            sr = ScriptRun(s.name, _display_path(s.path, root), s.title, import_error=s.error)
+            self.runs[s.name] = sr
+            if s.error is not None:
+                sr.results.append(error_result(f"{s.name}:import", f"{sr.path} failed to import",
+                                               s.error, paper=f"import of {sr.path}", section="run"))
+                continue
+            for k, sp in enumerate(s.specs):
+                if only is not None and sp.id not in only:
+                    continue
+                if sp.id in dups:
+                    self.slots[(s.name, k)] = error_result(
+                        sp.id, f"claim {sp.id} is declared more than once: {', '.join(dups[sp.id])}",
+                        routes=sp.routes)
+                else:
+                    self.slots[(s.name, k)] = None
+                    self.tasks.append(_Task((s.name, k), _claim_task, (str(s.path), k, sp.id, settings)))
+        self.selected = [s for s in scripts if s.error is not None
+                         or any(n == s.name for n, _ in self.slots)
+                         or (figures and only is None and s.has_figures)]
+        self.remaining = {s.name: sum(1 for t in self.tasks if t.key[0] == s.name)
+                          for s in self.selected}
+        self.done = 0
+        self.progress: _Progress | None = None
+
+    def start(self, progress: _Progress) -> None:
+        self.progress = progress
+        for s in self.selected:  # nothing to run: import errors, duplicates only
+            if self.remaining[s.name] == 0:
+                self._close(s.name)
+
+    def _close(self, name: str) -> None:
+        sr = self.runs[name]
+        if sr.import_error is None:
+            sr.results = [self.slots[key] for key in sorted(self.slots) if key[0] == name]
+        sr.seconds = sum(r.seconds for r in sr.results)
+        self.progress.script_done(sr, sr.seconds)
+
+    def claim_done(self, task: _Task, value: Any, exc: BaseException | None) -> None:
+        name, k = task.key
+        claim_id = task.args[2]
+        if exc is None and isinstance(value, ClaimResult):
+            res = value
+        elif isinstance(exc, BrokenProcessPool):
+            res = error_result(claim_id, "the worker process running this check died "
+                               "(killed by a signal or by os._exit)", f"BrokenProcessPool: {exc}")
+        else:
+            res = error_result(claim_id, "the check's worker failed",
+                               "".join(traceback.format_exception(exc)) if exc else
+                               f"unexpected value from the worker: {value!r}")
+        if not res.routes:
+            res.routes = _spec_routes(self.scripts, name, k)
+        self.slots[(name, k)] = res
+        self.done += 1
+        self.remaining[name] -= 1
+        self.progress.status(f"  {self.done}/{len(self.tasks)} claims done")
+        if self.remaining[name] == 0:
+            self._close(name)
+
+    def figure_done(self, task: _Task, value: Any, exc: BaseException | None) -> None:
+        sr = self.runs[task.key]
+        if exc is None:
+            files, err, secs = value
+        else:
+            files, secs = [], 0.0
+            err = ("the worker process making the figures died\n" + repr(exc)
+                   if isinstance(exc, BrokenProcessPool)
+                   else "".join(traceback.format_exception(exc)))
+        sr.figures = [_display_path(Path(f), self.root) for f in files]
+        sr.seconds += secs
+        if err is not None:
+            sr.results.append(error_result(f"{sr.name}:figures", f"figures() of {sr.path} raised",
+                                           err, paper=f"figures of {sr.path}", section="run"))
+            sr.results[-1].seconds = secs
+        self.progress.line(f"        figures {sr.name}: {len(files)} file"
+                           f"{'s' if len(files) != 1 else ''}{'  ERROR' if err else ''}  {secs:.1f} s")
+
+    def figure_tasks(self) -> list[_Task]:
+        return [_Task(s.name, _figures_task, (str(s.path), self.settings))
+                for s in self.selected if s.error is None and s.has_figures]
+
+
 def reproduce(settings: Settings, jobs: int | None = None, only_ids: Iterable[str] | None = None,
               progress: bool = True, figures: bool | None = None,
               root: str | os.PathLike | None = None, stream: Any = None,
@@ -504,102 +597,18 @@ def reproduce(settings: Settings, jobs: int | None = None, only_ids: Iterable[st
             raise KeyError(f"unknown claim id(s): {', '.join(unknown)}")
     if figures is None:
         figures = bool(getattr(settings, "figures", True)) and bool(settings.figures_dir)
-
     scripts = discover(root)
-    dups = _duplicates(scripts)
-    runs: dict[str, ScriptRun] = {}
-    slots: dict[tuple[str, int], ClaimResult | None] = {}
-    tasks: list[_Task] = []
-    for s in scripts:
-        sr = ScriptRun(s.name, _display_path(s.path, root), s.title, import_error=s.error)
-        runs[s.name] = sr
-        if s.error is not None:
-            sr.results.append(error_result(
-                f"{s.name}:import", f"{sr.path} failed to import",
-                s.error, paper=f"import of {sr.path}", section="run"))
-            continue
-        for k, sp in enumerate(s.specs):
-            if only is not None and sp.id not in only:
-                continue
-            if sp.id in dups:
-                slots[(s.name, k)] = error_result(
-                    sp.id, f"claim {sp.id} is declared more than once: {', '.join(dups[sp.id])}",
-                    routes=sp.routes)
-            else:
-                slots[(s.name, k)] = None
-                tasks.append(_Task((s.name, k), _claim_task, (str(s.path), k, sp.id, settings)))
-
-    selected = [s for s in scripts if s.error is not None or any(n == s.name for n, _ in slots)
-                or (figures and only is None and s.has_figures)]
-    prog = _Progress(len(selected), progress, stream)
-    remaining = {s.name: sum(1 for t in tasks if t.key[0] == s.name) for s in selected}
-    n_tasks, n_done = len(tasks), 0
-
-    def close_script(name: str) -> None:
-        sr = runs[name]
-        if sr.import_error is None:
-            sr.results = [slots[key] for key in sorted(slots) if key[0] == name]
-        sr.seconds = sum(r.seconds for r in sr.results)
-        prog.script_done(sr, sr.seconds)
-
-    for s in selected:  # nothing to run: import errors, duplicates only
-        if remaining[s.name] == 0:
-            close_script(s.name)
-
-    def claim_done(task: _Task, value: Any, exc: BaseException | None) -> None:
-        nonlocal n_done
-        name, k = task.key
-        claim_id = task.args[2]
-        if exc is None and isinstance(value, ClaimResult):
-            res = value
-        elif isinstance(exc, BrokenProcessPool):
-            res = error_result(claim_id, "the worker process running this check died "
-                               "(killed by a signal or by os._exit)", f"BrokenProcessPool: {exc}")
-        else:
-            res = error_result(claim_id, "the check's worker failed",
-                               "".join(traceback.format_exception(exc)) if exc else
-                               f"unexpected value from the worker: {value!r}")
-        if not res.routes:
-            res.routes = _spec_routes(scripts, name, k)
-        slots[(name, k)] = res
-        n_done += 1
-        remaining[name] -= 1
-        prog.status(f"  {n_done}/{n_tasks} claims done")
-        if remaining[name] == 0:
-            close_script(name)
-
+    state = _ClaimRun(scripts, root, settings, only, figures)
+    prog = _Progress(len(state.selected), progress, stream)
+    state.start(prog)
     if durations:
         # unknown durations first (they may be long), then longest first; stable otherwise
-        tasks.sort(key=lambda t: -durations.get(t.args[2], float("inf")))
-    _execute(tasks, jobs, claim_done)
-
+        state.tasks.sort(key=lambda t: -durations.get(t.args[2], float("inf")))
+    _execute(state.tasks, jobs, state.claim_done)
     if figures:
-        fig_tasks = [_Task(s.name, _figures_task, (str(s.path), settings))
-                     for s in selected if s.error is None and s.has_figures]
-
-        def figure_done(task: _Task, value: Any, exc: BaseException | None) -> None:
-            sr = runs[task.key]
-            if exc is None:
-                files, err, secs = value
-            else:
-                files, secs = [], 0.0
-                err = ("the worker process making the figures died\n" + repr(exc)
-                       if isinstance(exc, BrokenProcessPool)
-                       else "".join(traceback.format_exception(exc)))
-            sr.figures = [_display_path(Path(f), root) for f in files]
-            sr.seconds += secs
-            if err is not None:
-                sr.results.append(error_result(
-                    f"{sr.name}:figures", f"figures() of {sr.path} raised", err,
-                    paper=f"figures of {sr.path}", section="run"))
-                sr.results[-1].seconds = secs
-            prog.line(f"        figures {sr.name}: {len(files)} file"
-                      f"{'s' if len(files) != 1 else ''}{'  ERROR' if err else ''}  {secs:.1f} s")
-
-        _execute(fig_tasks, jobs, figure_done)
+        _execute(state.figure_tasks(), jobs, state.figure_done)
     prog.finish()
-
-    return Run(settings=settings, scripts=[runs[s.name] for s in selected],
+    return Run(settings=settings, scripts=[state.runs[s.name] for s in state.selected],
                missing=_catalogue_missing(scripts, only), seconds=time.perf_counter() - t_start,
                only_ids=only, root=str(root))
 
