@@ -52,6 +52,8 @@ def test_ball_conversions_are_exact_and_ceilings_must_be_decided():
     assert to_arb("0.1").contains(arb(fmpq(1, 10)))
     assert to_fmpq("0.125") == fmpq(1, 8) and to_fmpq(0.5) == fmpq(1, 2)
     assert to_fmpq(mpmath.mpf(0.75)) == fmpq(3, 4)
+    assert to_fmpq(mpmath.mpf(-1.25)) == fmpq(-5, 4) and to_fmpq(mpmath.mpf(0)) == 0
+    assert exact.convert(mpmath.mpf(-3)) == -3
     assert int(ball.ceil(arb(fmpq(7, 2))).unique_fmpz()) == 4
     with pytest.raises(Undecided):
         ball.ceil(arb(3, 0.5))  # [2.5, 3.5]: ceiling 3 or 4

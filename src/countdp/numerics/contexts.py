@@ -70,8 +70,9 @@ def to_fmpq(x) -> fmpq:
         f = Fraction(float(x)) if isinstance(x, np.floating) else Fraction(x)
         return fmpq(f.numerator, f.denominator)
     if isinstance(x, mpmath.mpf) and mpmath.isfinite(x):
-        man, exp = x.man_exp
-        return fmpq(int(man)) * fmpq(2) ** int(exp) if exp >= 0 else fmpq(int(man), 2 ** -int(exp))
+        sign, man, exp, _ = x._mpf_  # man_exp is unsigned: the sign is kept apart
+        q = fmpq(int(man)) * fmpq(2) ** int(exp) if exp >= 0 else fmpq(int(man), 2 ** -int(exp))
+        return -q if sign else q
     raise TypeError(f"cannot convert {type(x).__name__} to an exact rational")
 
 
