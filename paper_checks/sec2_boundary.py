@@ -12,11 +12,15 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
+from flint import arb, fmpq
 
 from countdp import formulas
+from countdp.arb.gaussian_integrals import gaussian_mass_above
+from countdp.arb.ranges import RangeResult, tally
+from countdp.arb.verdicts import Verdict, ball_str, decide_contains, decide_gt, verdict_all
 from countdp.divergence.atoms import indicator_pushforward, renyi_atoms
 from countdp.divergence.renyi import renyi
-from countdp.harness.claims import claim
+from countdp.harness.claims import certificate, claim
 from countdp.harness.results import fmt
 from countdp.laws import FinitePmf, Gaussian, PointMass, moments
 from countdp.laws.expectation import quad_expectation
@@ -28,6 +32,9 @@ from countdp.numerics.montecarlo import mc_mean
 TITLE = "Section 2: the zero-count boundary (Propositions 2.2 and 2.3)"
 
 MECH = dict(r0=0.25, c=1.0, r=0.5)  # a shifted log-Gaussian mechanism, as a source of real laws
+PREC = 53                           # Arb precision of the certificates (closed forms at PREC + 64)
+
+
 def _mech():
     return ShiftedLogGaussian(MECH["r0"], MECH["c"], r=MECH["r"])
 
@@ -186,6 +193,30 @@ def _finite_divergence_forces_delta0(check) -> set:
     return reasons
 
 
+@certificate("prop2.2b")
+def released_law_at_one_is_not_delta0(cert):
+    """The mechanism's released law at count 1 has certified positive mass above 0 (so a finite
+    divergence to delta_0 is impossible), and delta_0 errs by exactly 1 > r at count 1."""
+    r0, c = fmpq(1, 4), 1
+    with cert.precision(PREC + 64):
+        s_hp = formulas.sigma.ball(r0, c)
+        ref = 1 - formulas.atom_mass.ball(1, c, s_hp)
+    with cert.precision(PREC):
+        s = formulas.sigma.ball(r0, c)
+        zc = (arb(fmpq(1, 2)).log() + s * s) / s  # released value at n = 1 is 0 iff Z <= z_c
+        mass = gaussian_mass_above(0, 1, zc)
+        r = Fraction(1, 2)
+        error_at_one = formulas.constant_release_error.exact(1, 0)  # delta_0 is the constant release 0
+        exact = Verdict.PROVED_TRUE if error_at_one > r else Verdict.PROVED_FALSE
+        vd = verdict_all([decide_gt(mass.lower, 0), decide_contains(mass.enclosure, ref), exact])
+        cert.record("released law at n=1 (r0=1/4, c=1): P(xhat > 0) > 0",
+                    "P_1(xhat > 0) = Phi(-z_c): certified lower bound > 0 and enclosure "
+                    "containing 1 - atom mass; a nondegenerate P_1 has D_alpha(P_1||delta_0) "
+                    "= inf (mass where delta_0 has none), so finite two-sided divergence "
+                    "forces P_0 = P_1 = delta_0, whose error at count 1 is exactly 1 > r "
+                    "(r = 1/2, exact)", mass.enclosure, vd, lower_bound=ball_str(mass.lower))
+
+
 @claim("prop2.3", routes=[
     "exact integer arithmetic for every n = 0..10^6 (numpy int64 numerators of the margin)",
     "the release itself on a histogram holding every count 0..10^6 (float64)",
@@ -250,7 +281,6 @@ def _release_error_at_sampled_counts(check, rel, r, sweep):
     return worst_gap
 
 
-
 def _release_divergences_vanish(check, rel):
     """v == 0: the released law does not depend on the count."""
     for alpha in ([2] if check.quick else [mpmath.mpf("1.001"), 2, 10, 10**6]):
@@ -262,6 +292,30 @@ def _release_divergences_vanish(check, rel):
                           route="engine vs definition on atoms")
             check.compare({"n": n + 1, "alpha": alpha}, lhs=d.value, relation="<=", rhs=alpha * rel.v(n + 1),
                           tol=d.error, route="D_alpha <= alpha v(n) with v == 0")
+
+
+def release_meets_repaired_target(n_max: int, r=1) -> RangeResult:
+    """For n = 0..n_max in exact rationals: the release 1/2 errs by |n - 1/2| < r max(n, 1)
+    (eq 2); at r = 1 every count holds (1/2 < 1 at n = 0, n - 1/2 < n above), for r < 1 it fails
+    (e.g. at n = 1 once r <= 1/2)."""
+    half = Fraction(1, 2)
+
+    def gen():
+        for n in range(n_max + 1):
+            ok = formulas.constant_release_error.exact(n, half) < formulas.target.exact(n, r)
+            yield n, Verdict.PROVED_TRUE if ok else Verdict.PROVED_FALSE
+    return tally(gen(), "exact")
+
+
+@certificate("prop2.3")
+def constant_release_meets_the_target_exactly(cert):
+    """|n - 1/2| < max(n, 1) for every n = 0..N in exact rationals; the output law does not
+    depend on the data, so v = 0."""
+    n_max = 1000 if cert.quick else 10_000
+    res = release_meets_repaired_target(n_max)
+    cert.record(f"release 1/2: |n - 1/2| < max(n, 1), n = 0..{n_max}; v = 0",
+                res.note + "; n >= 1: n - 1/2 < n for all n; data-independent output so "
+                "every D_alpha is 0", None, res.verdict, boxes=res.boxes)
 
 
 # --------------------------------------------------------------------------------------------

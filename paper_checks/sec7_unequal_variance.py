@@ -22,16 +22,22 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import mpmath
+from flint import fmpq, fmpq_mpoly, fmpq_mpoly_ctx
 
 from countdp import formulas
+from countdp.arb.gaussian_integrals import divergence_growth, gaussian_mass_above, gaussian_renyi_enclosure
+from countdp.arb.ranges import RangeResult, tally
+from countdp.arb.verdicts import (Verdict, ball_str, control_verdict, decide_contains, decide_gt, to_arb,
+                                  to_fmpq, verdict_all)
 from countdp.divergence import truncation
 from countdp.divergence.atoms import indicator_pushforward, renyi_atoms
 from countdp.divergence.renyi import gaussian_renyi, renyi
-from countdp.harness.claims import claim
+from countdp.harness.claims import certificate, claim
 from countdp.harness.results import fmt
 from countdp.laws import Gaussian
 from countdp.mechanisms import ShiftedLogGaussian
 from countdp.mechanisms.unequal_variance import UnequalVarianceGaussian
+from countdp.numerics.contexts import Context, ball
 from countdp.numerics.rational import mpf_at_least, mpf_below, to_fraction
 
 TITLE = "Section 7: the unequal-variance Gaussian fails the definition (Lemma 7.1, eq 35)"
@@ -46,6 +52,9 @@ N_BISECT_QUICK = [1, 2, 3, 4, 5, 7, 10, 20, 50, 100, 200, 500, 1000]
 N_ENGINE_QUICK = [1, 1000]
 N_ENGINE_FULL = [1, 2, 3, 10, 100, 1000]
 CONVERGED = mpmath.mpf("1e-20")           # "the truncated integrals have converged": R(T)/I(T) <= this
+PREC = 53                                  # Arb precision of the certificates (closed forms at PREC + 64)
+
+
 def _mp(x):
     x = Fraction(x)
     return mpmath.mpf(x.numerator) / x.denominator
@@ -215,6 +224,62 @@ def _divergent_side(check, t, P, Q, alpha, p, closed, engine, label, quad):
         f"T={fmt(T, 4)}: log I={fmt(v, 6)}" for T, v in seq))
 
 
+ENC = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"
+FINITE_CASES = [(2, 0, 1, 1, fmpq(6, 5)), (fmpq(3, 2), 0, 1, fmpq(1, 2), fmpq(4, 5)),
+                (10, 1, 1, 0, 2), (fmpq(17, 10), 3, fmpq(3, 2), 2, 1)]       # (alpha, mu_P, s_P, mu_Q, s_Q)
+DIVERGENT_CASES = [(3, 0, 2, 1, fmpq(3, 2)), (fmpq(9, 5), 3, fmpq(3, 2), 2, 1), (2, 2, 1, 1, fmpq(1, 2))]
+
+
+@certificate("lem7.1")
+def finite_side_integral_encloses_the_closed_form(cert):
+    """Where the exact margin of eq (34) is positive, the certified integral of p^alpha
+    q^(1-alpha) (tails by (Q+)) encloses exp((alpha - 1) D) of the closed form, and excludes the
+    closed form without its log(s_Q^2/s_a^2) term (control)."""
+    with cert.precision(PREC):
+        for case in FINITE_CASES:
+            enc = gaussian_renyi_enclosure(*case)
+            with cert.precision(PREC + 64):
+                al, mu_p, s_p, mu_q, s_q = map(to_arb, case)
+                closed = formulas.gaussian_renyi_divergence.ball(al, mu_p, s_p, mu_q, s_q)
+                closed_integral = ((al - 1) * closed).exp()
+                s_a2 = formulas.gaussian_renyi_margin.ball(al, s_p, s_q)
+                wrong = (s_q / s_p).log() + al * (mu_p - mu_q) ** 2 / (2 * s_a2)
+            margin = formulas.gaussian_renyi_margin.exact(case[0], case[2], case[4])
+            ctrl = decide_contains(enc.divergence, wrong)
+            vd = verdict_all([decide_contains(enc.integral, closed_integral),
+                              decide_contains(enc.divergence, closed),
+                              Verdict.PROVED_TRUE if margin > 0 else Verdict.PROVED_FALSE,
+                              control_verdict(ctrl)])
+            cert.record("D_alpha(N(%s, (%s)^2)||N(%s, (%s)^2)), alpha=%s" % (case[1], case[2], case[3],
+                                                                              case[4], case[0]),
+                        "margin alpha s_Q^2 + (1-alpha) s_P^2 > 0 (exact); certified integral "
+                        "of p^alpha q^(1-alpha) (tails (Q+)) encloses exp((alpha-1) D) with "
+                        "the closed-form D; " + ENC + "; control: D without the "
+                        "log(s_Q^2/s_a^2) term excluded", enc.integral, vd, D=ball_str(enc.divergence),
+                        margin=str(margin), control=ctrl.value)
+
+
+@certificate("lem7.1")
+def divergent_side_truncations_grow(cert):
+    """Where the exact margin of eq (34) is <= 0 the integrand is >= K exp(Bx + C) (so D = inf);
+    certified lower bounds of truncated integrals exceed 10^j for j = 1..levels."""
+    levels = 4 if cert.quick else 8
+    with cert.precision(PREC):
+        for case in DIVERGENT_CASES:
+            res = divergence_growth(*case, levels=levels)
+            last = res.extra.pop("last")
+            cert.record("int_-T^T p^alpha q^(1-alpha) > 10^j, P=N(%s, (%s)^2), "
+                        "Q=N(%s, (%s)^2), alpha=%s, j=1..%d"
+                        % (case[1], case[2], case[3], case[4], case[0], levels),
+                        "margin alpha s_Q^2 + (1-alpha) s_P^2 <= 0 (exact; = 0 is the eq 34 "
+                        "threshold) so the integrand is >= K exp(Bx + C), whose integral over "
+                        "R is infinite: D_alpha = inf; evidence: certified lower bounds of "
+                        "the truncated integrals exceed 10^j at increasing T_j (listed in "
+                        "the detail; a lower bound, so no enclosure is reported)",
+                        None, res.verdict, boxes=res.boxes,
+                        last_lower_bound=ball_str(last) if last is not None else "", **res.extra)
+
+
 @claim("sec7.boundary", routes=[
     "divergence engine (support analysis, reason reported)",
     "data processing to 1{X != 0}: two-point pushforward masses by quadrature, D_alpha from the "
@@ -250,6 +315,25 @@ def boundary_edge(check):
                       f"alpha = {fmt(alpha)}", lhs=d.value, relation="==", rhs=mpmath.inf,
                       detail=f"D_alpha = {fmt(d.value, 10)} +/- {fmt(d.error, 2)} ({d.method}), finite")
     check.slack("no slack: every (r, alpha) is infinite by both routes; P(X_1 != 0) = 1 against 0")
+
+
+@certificate("sec7.boundary")
+def boundary_law_has_mass_where_delta0_has_none(cert):
+    """X_1 = N(1, r^2) has certified positive mass on (0, inf), where X_0 = delta_0 has none."""
+    with cert.precision(PREC):
+        for r in ((fmpq(1, 10), fmpq(1, 2), 1, 2) if not cert.quick else (fmpq(1, 2), 2)):
+            mass = gaussian_mass_above(1, r)
+            with cert.precision(PREC + 64):
+                ref = ball.ncdf(1 / to_arb(r))
+            vd = verdict_all([decide_gt(mass.lower, 0), decide_contains(mass.enclosure, ref)])
+            cert.record(f"P(X_1 > 0) > 0 for X_1 = N(1, r^2), r={r}",
+                        "certified lower bound int_0^X of the N(1, r^2) density > 0 (balls "
+                        "separate) and the enclosure with the (Q+) tail contains Phi(1/r). "
+                        "X_0 = delta_0 gives (0, inf) mass 0, so X_1 is not absolutely "
+                        "continuous w.r.t. X_0 and D_alpha(X_1||X_0) = inf for every "
+                        "alpha > 1 (the density ratio is infinite on a set of positive "
+                        "X_1-mass); likewise D_alpha(X_0||X_1) = inf ({0} has X_1-mass 0)",
+                        mass.enclosure, vd, lower_bound=ball_str(mass.lower))
 
 
 @claim("eq35", routes=[
@@ -379,6 +463,115 @@ def _growth_at_the_threshold(check, X, n):
     check.finding(n=n, alpha=a_at, quadratic_coefficient=quad.k, quadratic_noise=quad.noise,
                   linear_coefficient_b=quad.b,
                   growth_over_linear_exponent=", ".join(f"T={fmt(T, 4)}: {fmt(v, 6)}" for T, v in seq))
+
+
+# --------------------------------------------------------------------------------------------
+# eq (35) in exact arithmetic: the margin of eq (34) for the edge n <-> n+1 vanishes at the
+# threshold and decreases in alpha, for each n = 1..N and, as an identity, for every n
+
+
+@dataclass(frozen=True)
+class _RationalFunction:
+    """num/den, two polynomials in n over Q (fmpq_mpoly); ``num == 0`` decides equality with 0."""
+
+    num: fmpq_mpoly
+    den: fmpq_mpoly
+
+    @staticmethod
+    def _parts(other):
+        return (other.num, other.den) if isinstance(other, _RationalFunction) else (other, 1)
+
+    def __add__(self, other):
+        n, d = self._parts(other)
+        return _RationalFunction(self.num * d + n * self.den, self.den * d)
+
+    __radd__ = __add__
+
+    def __neg__(self):
+        return _RationalFunction(-self.num, self.den)
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __rsub__(self, other):
+        return (-self) + other
+
+    def __mul__(self, other):
+        n, d = self._parts(other)
+        return _RationalFunction(self.num * n, self.den * d)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        n, d = self._parts(other)
+        if n == 0:
+            raise ZeroDivisionError("division by the zero rational function")
+        return _RationalFunction(self.num * d, self.den * n)
+
+    def __pow__(self, k: int):
+        return _RationalFunction(self.num ** k, self.den ** k)
+
+    def is_zero(self) -> bool:
+        return self.num.is_zero()
+
+
+class _RationalFunctionsOfN(Context):
+    """Rational functions of one variable n over Q as a number system: a formula evaluated here
+    at the generator n is evaluated for every n at once, so "== 0" is an identity in n."""
+
+    name = "rational functions of n"
+
+    def __init__(self):
+        self.ring = fmpq_mpoly_ctx.get(("n",))
+
+    def variable(self) -> _RationalFunction:
+        return _RationalFunction(self.ring.gens()[0], self.ring.constant(1))
+
+    def convert(self, x):
+        if isinstance(x, _RationalFunction):
+            return x
+        return _RationalFunction(self.ring.constant(to_fmpq(x)), self.ring.constant(1))
+
+    def fraction(self, p, q):
+        return self.convert(fmpq(p, q))
+
+
+def threshold_identity() -> Verdict:
+    """With the library's formulas evaluated on rational functions of n: the margin
+    alpha n^2 + (1-alpha)(n+1)^2 of eq (34) (s_P = n+1, s_Q = n) vanishes at alpha = eq (35)'s
+    (n+1)^2/(2n+1), and its slope in alpha is n^2 - (n+1)^2 = -(2n+1), for every n."""
+    ctx = _RationalFunctionsOfN()
+    n = ctx.variable()
+    at_threshold = formulas.gaussian_renyi_margin(ctx, formulas.unequal_variance_threshold(ctx, n), n + 1, n)
+    slope = formulas.gaussian_renyi_margin(ctx, 1, n + 1, n) - formulas.gaussian_renyi_margin(ctx, 0, n + 1, n)
+    ok = at_threshold.is_zero() and (slope + (2 * n + 1)).is_zero()
+    return Verdict.PROVED_TRUE if ok else Verdict.PROVED_FALSE
+
+
+def margin_vanishes_at_threshold(n_max: int) -> RangeResult:
+    """For n = 1..n_max in exact rationals, with alpha* = (n+1)^2/(2n+1) (eq 35) and the margin
+    f(alpha) = alpha n^2 + (1-alpha)(n+1)^2 of eq (34) for s_P = r(n+1), s_Q = r n (the common
+    r^2 > 0 dropped): f(alpha*) = 0, slope f(1) - f(0) < 0 and alpha* > 1, so
+    D_alpha(X_{n+1} || X_n) < inf iff alpha < alpha* (Lemma 7.1)."""
+    def gen():
+        for n in range(1, n_max + 1):
+            a = formulas.unequal_variance_threshold.exact(n)
+            f = formulas.gaussian_renyi_margin.exact(a, n + 1, n)
+            slope = formulas.gaussian_renyi_margin.exact(1, n + 1, n) - formulas.gaussian_renyi_margin.exact(0, n + 1, n)
+            ok = f == 0 and slope < 0 and a > 1
+            yield n, Verdict.PROVED_TRUE if ok else Verdict.PROVED_FALSE
+    return tally(gen())
+
+
+@certificate("eq35")
+def threshold_is_where_the_margin_vanishes(cert):
+    """eq (35) from eq (34) in exact arithmetic: at every n = 1..N and as an identity in n."""
+    n_max = 1000 if cert.quick else 10_000
+    res = margin_vanishes_at_threshold(n_max)
+    identity = threshold_identity()
+    cert.record(f"alpha < (n+1)^2/(2n+1) threshold, n = 1..{n_max}",
+                "exact rational zero and sign of alpha n^2 + (1-alpha)(n+1)^2; identity "
+                "in n " + identity.value, None, verdict_all([res.verdict, identity]), boxes=res.boxes)
 
 
 def figures(settings):
