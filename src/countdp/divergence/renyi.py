@@ -94,26 +94,25 @@ def kl(P: Law, Q: Law, method: str = "auto") -> Divergence:
 
 
 def gaussian_renyi(alpha, mu_p, s_p, mu_q, s_q) -> Divergence:
-    """Closed form for Gaussians P = N(mu_p, s_p^2), Q = N(mu_q, s_q^2).
+    """Closed form for Gaussians P = N(mu_p, s_p^2), Q = N(mu_q, s_q^2) (Lemma 7.1).
 
-    With ``s_a^2 = alpha s_q^2 + (1 - alpha) s_p^2``: finite iff ``s_a^2 > 0`` (eq 34), then
-    ``D = log(s_q/s_p) + log(s_q^2/s_a^2)/(2(alpha-1)) + alpha (mu_p - mu_q)^2/(2 s_a^2)``;
-    equal variances reduce to eq (11).  ``alpha = 1`` gives the KL divergence."""
+    Finite iff the margin ``alpha s_q^2 + (1 - alpha) s_p^2`` of eq (34) is positive, then
+    :func:`countdp.formulas.gaussian_renyi_divergence`; equal variances reduce to eq (11).
+    ``alpha = 1`` gives the KL divergence."""
     a = mpmath.mpf(alpha)
     mu_p, s_p, mu_q, s_q = (mpmath.mpf(v) for v in (mu_p, s_p, mu_q, s_q))
     if a == 1:
-        val = mpmath.log(s_q / s_p) + (s_p ** 2 + (mu_p - mu_q) ** 2) / (2 * s_q ** 2) - mpmath.mpf(1) / 2
-        return Divergence(val, mpmath.mpf(0), "closed form (Gaussian KL)", a)
+        return Divergence(formulas.gaussian_kl(mu_p, s_p, mu_q, s_q), mpmath.mpf(0),
+                          "closed form (Gaussian KL)", a)
     if s_p == s_q:
         return Divergence(formulas.renyi_equal_variance(a, mu_p, mu_q, s_p), mpmath.mpf(0),
                           "closed form eq (11)", a)
-    s_a2 = a * s_q ** 2 + (1 - a) * s_p ** 2
+    s_a2 = formulas.gaussian_renyi_margin(a, s_p, s_q)
     if s_a2 <= 0:
         return _infinite(f"alpha s_Q^2 + (1-alpha) s_P^2 = {mpmath.nstr(s_a2, 6)} <= 0: "
                          "p^alpha q^(1-alpha) grows in the tails (eq 34)", a, "closed form eq (34)")
-    val = (mpmath.log(s_q / s_p) + mpmath.log(s_q ** 2 / s_a2) / (2 * (a - 1))
-           + a * (mu_p - mu_q) ** 2 / (2 * s_a2))
-    return Divergence(val, mpmath.mpf(0), "closed form (unequal-variance Gaussians)", a)
+    return Divergence(formulas.gaussian_renyi_divergence(a, mu_p, s_p, mu_q, s_q), mpmath.mpf(0),
+                      "closed form (unequal-variance Gaussians)", a)
 
 
 # ============================================================================================

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from ..numerics.contexts import Formula
 from . import lower_bounds, mechanism
+from . import boundary, unequal_variance
 
-_SUBMODULES = (mechanism, lower_bounds)
+_SUBMODULES = (mechanism, lower_bounds, boundary, unequal_variance)
 
 
 def _collect() -> dict[str, Formula]:

@@ -1,0 +1,61 @@
+"""Tests of paper_checks/sec7_unequal_variance.py: the claims pass in quick mode with every
+control rejected, the certificates prove what they state, the exact eq (35) helpers reject wrong
+thresholds, and the figure is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from countdp import formulas
+from countdp.arb.verdicts import Verdict
+from countdp.harness.claims import checks_in
+from countdp.harness.results import Settings
+
+IDS = ["lem7.1", "sec7.boundary", "eq35"]
+
+
+def test_claim_ids_are_the_assigned_ones(check_script):
+    assert [s.id for s in checks_in(check_script("sec7_unequal_variance"))] == IDS
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_checks_pass_in_quick_mode_with_every_control_rejected(run_claim, claim_id):
+    res = run_claim(claim_id)
+    assert res.status == "pass", (claim_id, res.reason, res.error)
+    assert res.controls and all(ctl.rejected for ctl in res.controls), claim_id
+    assert len(res.routes) >= 2
+
+
+@pytest.mark.parametrize("claim_id,records", [("lem7.1", 7), ("sec7.boundary", 2), ("eq35", 1)])
+def test_certificates_prove_every_record(run_claim, check_spec, claim_id, records):
+    assert check_spec(claim_id).certificates
+    res = run_claim(claim_id, certify=True)
+    assert res.status == "pass", (res.reason, res.error)
+    assert res.certified["certified"] and res.certified["records"] == res.certified["proved"] == records
+
+
+def test_eq35_exact_helpers(check_script):
+    mod = check_script("sec7_unequal_variance")
+    assert mod.margin_vanishes_at_threshold(500).verdict is Verdict.PROVED_TRUE
+    assert mod.threshold_identity() is Verdict.PROVED_TRUE
+
+
+def test_rational_functions_tell_an_identity_from_a_wrong_threshold(check_script):
+    """The symbolic number system of the identity: the margin at the wrong (n+1)^2/(2n) is not 0."""
+    mod = check_script("sec7_unequal_variance")
+    ctx = mod._RationalFunctionsOfN()
+    n = ctx.variable()
+    right = formulas.gaussian_renyi_margin(ctx, formulas.unequal_variance_threshold(ctx, n), n + 1, n)
+    wrong = formulas.gaussian_renyi_margin(ctx, (n + 1) ** 2 / (2 * n), n + 1, n)
+    assert right.is_zero() and not wrong.is_zero()
+    with pytest.raises(ZeroDivisionError):
+        n / (n - n)
+
+
+def test_figures_are_written(check_script, tmp_path):
+    s = Settings(quick=True, figures_dir=str(tmp_path))
+    paths = check_script("sec7_unequal_variance").figures(s)
+    assert all(Path(p).is_file() for p in paths)
+    assert Path(paths[0]).stat().st_size > 0

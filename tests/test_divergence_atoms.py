@@ -1,0 +1,73 @@
+"""Tests of countdp.divergence.atoms: D_alpha of atom tables from the definition, and the
+pushforward to the indicator 1{X != x}."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from countdp.divergence.atoms import indicator_pushforward, renyi_atoms
+from countdp.divergence.renyi import renyi
+from countdp.laws import FinitePmf, Gaussian, PointMass
+from countdp.mechanisms.unequal_variance import UnequalVarianceGaussian
+
+
+@pytest.fixture(autouse=True)
+def _precision():
+    with mpmath.workdps(30):
+        yield
+
+
+def _mp(q: Fraction):
+    return mpmath.mpf(q.numerator) / q.denominator
+
+
+@given(st.lists(st.integers(1, 50), min_size=1, max_size=5), st.lists(st.integers(1, 50), min_size=1, max_size=5),
+       st.sampled_from([2, 3, Fraction(3, 2)]))
+@settings(max_examples=30, deadline=None)
+def test_renyi_atoms_matches_engine(pw, qw, alpha):
+    k = max(len(pw), len(qw))
+    pw = pw + [0] * (k - len(pw))
+    qw = qw + [1] * (k - len(qw))
+    p = {i: Fraction(w, sum(pw)) for i, w in enumerate(pw)}
+    q = {i: Fraction(w, sum(qw)) for i, w in enumerate(qw)}
+    with mpmath.workdps(30):
+        d = renyi_atoms(p, q, alpha)
+        eng = renyi(FinitePmf(p), FinitePmf(q), _mp(Fraction(alpha)))
+        assert d.reason is None and d.value >= -1e-25
+        assert abs(d.value - eng.value) <= 1e-20
+
+
+def test_renyi_atoms_support_mismatch_and_identity():
+    d = renyi_atoms({0: 1}, {0: 1}, 2)
+    assert d.value == 0 and d.reason is None and d.finite
+    d = renyi_atoms({0: Fraction(1, 2), 1: Fraction(1, 2)}, {0: 1}, 2)
+    assert mpmath.isinf(d.value) and "support mismatch" in d.reason
+
+
+def test_indicator_pushforward():
+    push = indicator_pushforward(Gaussian(1, 1))
+    assert abs(push.masses[1] - 1) < 1e-25 and abs(push.masses[0]) < 1e-25
+    assert indicator_pushforward(PointMass(0)).masses == {0: 1, 1: 0}
+
+
+def test_boundary_edge_is_infinite_by_both_routes():
+    X = UnequalVarianceGaussian(0.5)
+    for alpha in (mpmath.mpf("1.01"), 2, 100):
+        assert mpmath.isinf(renyi(X.law(1), X.law(0), alpha).value)
+        push = indicator_pushforward(X.law(1))
+        assert mpmath.isinf(renyi_atoms(push.masses, {0: 1, 1: 0}, alpha).value)
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda: renyi_atoms({0: 1}, {0: 1}, 1), "alpha"),
+    (lambda: renyi_atoms({}, {0: 1}, 2), "p"),
+    (lambda: renyi_atoms({0: 1}, {0: -1}, 2), "q"),
+])
+def test_bad_input_raises_value_error_naming_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()

@@ -1,0 +1,98 @@
+"""Tests of countdp.divergence.truncation: the quadratic coefficient of log(p^alpha q^(1-alpha))
+from the densities, the order where it changes sign, and truncated Renyi integrals."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from countdp import formulas
+from countdp.divergence import truncation
+from countdp.divergence.renyi import gaussian_renyi
+from countdp.laws import Gaussian, PointMass
+from countdp.mechanisms.unequal_variance import UnequalVarianceGaussian
+from countdp.numerics.rational import mpf_at_least
+from countdp.harness.results import holds
+
+
+@pytest.fixture(autouse=True)
+def _precision():
+    with mpmath.workdps(30):
+        yield
+
+
+def _mp(q):
+    return mpmath.mpf(q.numerator) / q.denominator
+
+
+@given(st.integers(1, 10**4))
+@settings(max_examples=40, deadline=None)
+def test_threshold_formula_is_where_the_quadratic_coefficient_changes_sign(n):
+    with mpmath.workdps(30):
+        X = UnequalVarianceGaussian(0.5)
+        P, Q = X.law(n + 1), X.law(n)
+        thr = X.order_threshold(n)
+        below = _mp(thr) * (1 - mpmath.mpf("1e-12"))
+        quad = truncation.quadratic_coefficient(P, Q, below)
+        assert quad.k > quad.noise and quad.integrable
+        at = truncation.quadratic_coefficient(P, Q, mpf_at_least(thr))
+        assert at.k <= at.noise and not at.integrable
+        margin = formulas.gaussian_renyi_margin(below, P.s, Q.s)
+        assert (abs(2 * quad.k * P.s ** 2 * Q.s ** 2 - margin)
+                <= 2 * quad.noise * P.s ** 2 * Q.s ** 2 + 1e-20 * abs(margin))
+
+
+def test_bisection_locates_eq35_and_rejects_the_wrong_formulas():
+    X = UnequalVarianceGaussian(0.5)
+    for n in (1, 10, 1000):
+        bracket = truncation.locate_order_threshold(X.law(n + 1), X.law(n), rtol=mpmath.mpf("1e-20"))
+        mid, tol = bracket.mid, bracket.half_width + 10 * mpmath.eps * bracket.hi
+        assert holds(mid, "==", _mp(X.order_threshold(n)), tol)
+        # the negative controls of eq35, directly
+        assert not holds(mid, "==", mpmath.mpf((n + 1) ** 2) / (2 * n), tol)
+        assert not holds(mid, "==", mpmath.mpf(n ** 2) / (2 * n + 1), tol)
+
+
+def test_locate_without_sign_change_is_refused():
+    with pytest.raises(ValueError, match="sign change"):
+        truncation.locate_order_threshold(Gaussian(0, 1), Gaussian(0, 2))
+
+
+def test_truncated_integrals_finite_side_converge_to_the_closed_form():
+    P, Q = Gaussian(0, 5), Gaussian(1, 3)
+    alpha = mpmath.mpf("1.25")
+    est = truncation.renyi_from_truncation(P, Q, alpha, 400)
+    closed = gaussian_renyi(alpha, 0, 5, 1, 3).value
+    assert abs(est.value - closed) <= est.error + 1e-25
+    assert truncation.tail_remainder(P, Q, alpha, 400) < 1e-100
+
+
+def test_truncated_integrals_at_and_above_the_threshold_grow_inside_the_sandwich():
+    P, Q = Gaussian(0, 5), Gaussian(1, 3)
+    for alpha in (mpmath.mpf(25) / 16, mpmath.mpf(4)):
+        assert mpmath.isinf(truncation.tail_remainder(P, Q, alpha, 100))
+        assert mpmath.isinf(truncation.renyi_from_truncation(P, Q, alpha, 100).value)
+        prev = None
+        for T in (40, 160, 640):
+            logI = truncation.truncated_renyi_integral(P, Q, alpha, T)
+            s = truncation.truncated_bounds_convex(P, Q, alpha, T)
+            assert s.lower - logI.error - s.rounding <= logI.value <= s.upper + logI.error + s.rounding
+            if prev is not None:
+                assert logI.value > prev + 5
+            prev = logI.value
+    with pytest.raises(ValueError, match="threshold"):
+        truncation.truncated_bounds_convex(P, Q, mpmath.mpf("1.2"), 10)
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda: truncation.quadratic_coefficient(PointMass(0), Gaussian(0, 1), 2), "P"),
+    (lambda: truncation.quadratic_coefficient(Gaussian(0, 1), Gaussian(0, 2), 2, h=0), "h"),
+    (lambda: truncation.truncated_renyi_integral(Gaussian(0, 1), Gaussian(0, 2), 2, -1), "T"),
+    (lambda: truncation.locate_order_threshold(Gaussian(0, 2), Gaussian(0, 1), lo=3), "lo"),
+    (lambda: truncation.locate_order_threshold(Gaussian(0, 2), Gaussian(0, 1), hi=1.1), "hi"),
+])
+def test_bad_input_raises_value_error_naming_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()

@@ -1,0 +1,42 @@
+"""Tests of countdp.mechanisms.unequal_variance: X_n ~ N(n, r^2 n^2) of eq (33)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+
+from countdp.laws import PointMass
+from countdp.laws.moments import expected_distance
+from countdp.mechanisms.unequal_variance import UnequalVarianceGaussian
+
+
+def test_unequal_variance_mechanism():
+    with mpmath.workdps(30):
+        X = UnequalVarianceGaussian(0.5)
+        assert isinstance(X.law(0), PointMass)
+        law = X.law(4)
+        assert law.mu == 4 and law.s == 2
+        e = expected_distance(law, center=4)
+        assert abs(e.value - X.expected_abs_error(4)) <= e.error + 1e-25
+        assert X.sample(3, np.random.default_rng(1), 5).shape == (5,)
+
+
+def test_order_threshold_is_eq35_exactly():
+    X = UnequalVarianceGaussian(0.5)
+    assert X.order_threshold(1) == Fraction(4, 3)
+    assert X.order_threshold(3) == Fraction(16, 7)
+    assert all(X.order_threshold(n) > 1 for n in (1, 10, 10**6))
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda: UnequalVarianceGaussian(0), "r"),
+    (lambda: UnequalVarianceGaussian(0.5).law(-1), "n"),
+    (lambda: UnequalVarianceGaussian(0.5).order_threshold(0), "n"),
+    (lambda: UnequalVarianceGaussian(0.5).expected_abs_error(1.5), "n"),
+])
+def test_bad_input_raises_value_error_naming_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
