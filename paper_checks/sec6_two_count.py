@@ -169,14 +169,19 @@ def chains_attain_the_bound(cert):
 # ---------------------------------------------------------------------------------------------
 
 
+def _relative_error(approx: float, value: Fraction) -> Fraction:
+    """|approx - value| / value, exactly (approx at its binary value)."""
+    return abs(Fraction(approx) - value) / value
+
+
 def _bound_precision_and_partners(check, ns):
     """The float64 evaluation of (14) against its exact rational evaluation (a precision check of
     the one formula), and what the exact ceiling ceil(C_r n) changes against the double 0.1."""
     N = len(ns)
     arr = formulas.two_count_bound.fp(ns, R)
     step = 1 if not check.quick else 7
-    worst = max(abs(Fraction(float(arr[i])) - formulas.two_count_bound.exact(int(ns[i]), R))
-                / formulas.two_count_bound.exact(int(ns[i]), R) for i in range(0, N, step))
+    worst = max(_relative_error(float(arr[i]), formulas.two_count_bound.exact(int(ns[i]), R))
+                for i in range(0, N, step))
     check.compare({"r": R, "n": f"1..{N}" + (" step 7" if step > 1 else "")}, float(worst), "<=",
                   TWO_COUNT_BOUND_FP_RTOL,
                   route="float64 vs exact rational evaluation of (14) (relative rounding error)")

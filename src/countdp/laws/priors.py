@@ -179,7 +179,7 @@ def best_uniform_size(n, r, K_max=None) -> UniformSize:
     doubling K_max until the proven tail bound (``formulas.uniform_prior_tail`` at K_max + 2) is
     below the best value found; the winner and its odd neighbours are re-evaluated in mpmath."""
     n = validate.count("n", n, lo=1)
-    r = _tolerance(r)
+    r = _read_r(r)
     rf = float(r)
     if K_max is None:
         K_max = max(101, int(6 * 2 * math.exp(1.5) * (rf * n + 1)))
@@ -199,7 +199,7 @@ def best_uniform_size(n, r, K_max=None) -> UniformSize:
     raise ValueError("best_uniform_size: the search did not terminate (r too close to 0?)")
 
 
-def _tolerance(r):
+def _read_r(r):
     """r in (0, 1): a string ("1/10", "0.1") is read as an exact Fraction, other numbers kept."""
     if isinstance(r, str):
         try:
@@ -214,7 +214,7 @@ def uniform_size_near(a, r, n) -> int:
     """The odd integer K >= 3 nearest to a r n (the sequence K_n with K_n/(rn) -> a of eq 24)."""
     a = validate.real("a", a, lo=0)
     n = validate.count("n", n, lo=1)
-    x = float(mpmath.mpf(a) * contexts.mp.convert(_tolerance(r)) * n)
+    x = float(mpmath.mpf(a) * contexts.mp.convert(_read_r(r)) * n)
     K = 2 * int(math.floor((x - 1) / 2 + 0.5)) + 1
     return max(K, 3)
 
