@@ -384,7 +384,8 @@ def budget(c):
     # The Airy mechanism is admissible, so the paper's mechanism-independent lower bounds (14) and
     # (23) (best odd K) must sit below its budget at every count; a violation would refute either
     # the calibration here or Section 6.
-    from countdp import bounds as B
+    from countdp import formulas
+    from countdp.laws.priors import best_uniform_size
 
     margins = []
     for r in (("1/10", "1/1000") if c.quick else ("1/10", "1/100", "1/1000")):
@@ -392,8 +393,8 @@ def budget(c):
         mech = AM.AiryLogMechanism(rf * (1 - rf), rf, r=rf)
         ns = np.unique(np.logspace(0, 4 if c.quick else 5, 25 if c.quick else 60).astype(np.int64))
         vs = mech.v_array(ns)
-        b14 = B.two_count_bound_array(ns, r)
-        b23 = np.array([float(B.best_odd_K(int(n), r)[1]) for n in ns])
+        b14 = formulas.two_count_bound.fp(ns, r)
+        b23 = np.array([float(best_uniform_size(int(n), r).bound) for n in ns])
         for n, v, lo14, lo23 in zip(ns, vs, b14, b23):
             p = {"r": rf, "r0": rf * (1 - rf), "c": rf, "n": int(n)}
             c.compare(p, v, ">=", lo14, 1e-10 * v, route="v(n) >= eq (14), the two-count lower bound")

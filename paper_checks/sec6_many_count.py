@@ -14,24 +14,41 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
+from flint import arb, fmpq
 
-from countdp import bounds as B
 from countdp import formulas
-from countdp import mechanisms as M
-from countdp.harness.claims import claim
+from countdp.arb.lower_bounds import (certify_uniform_prior_maximum, laplace_entropy_integrals,
+                                      truncated_normal_integrals, uniform_abs_mean_integral)
+from countdp.arb.verdicts import Verdict, decide_contains, decide_decimal, decide_lt, verdict_all
+from countdp.divergence.information import (differential_entropy, estimator_error,
+                                            many_count_bound_for_prior, mutual_information,
+                                            mutual_information_mc, prior_moments, shannon_entropy)
+from countdp.harness.claims import certificate, claim
 from countdp.laws import Gaussian
 from countdp.laws.expectation import mc_abs_error
+from countdp.laws.moments import expected_distance, law_moments
+from countdp.laws.priors import (best_gaussian_prior_scale, best_uniform_scale, best_uniform_size,
+                                 binomial_prior, quantized_truncated_gaussian,
+                                 quantized_truncated_gaussian_prior, uniform_prior,
+                                 uniform_size_near)
+from countdp.laws.reference import (Laplace, Logistic, RaisedCosine, Triangular, TruncatedGaussian,
+                                    TruncatedLaplace, Uniform)
+from countdp.mechanisms import ShiftedLogGaussian
+from countdp.mechanisms.log_laplace import LogLaplaceMechanism
+from countdp.numerics.tolerance import working_precision
 
 TITLE = "Sections 6.2-6.5: the many-count lower bounds (Lemma 6.3 to Corollary 6.7)"
 
 R = Fraction(1, 10)
+PREC = 53  # Arb precision of the certificates; closed forms compared with integrals at PREC + 64
+ENC = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"
 
 
-def _bounded_ratios(c, params_list, ratios, what):
+def _bounded_ratios(check, params_list, ratios, what):
     """Record 'every later ratio <= 2 x max(first two)' (the O(1/N) rule of the module docstring)."""
     cap = 2 * max(ratios[:2])
     for p, q in list(zip(params_list, ratios))[2:]:
-        c.compare(p, q, "<=", cap, tol=0, route=f"{what}: ratio <= 2 x max(first two ratios)")
+        check.compare(p, q, "<=", cap, tol=0, route=f"{what}: ratio <= 2 x max(first two ratios)")
     return cap
 
 
@@ -42,7 +59,12 @@ def _ratios_ok(ratios):
 
 def _mechanism(r, c=1):
     rf = float(r)
-    return M.ShiftedLogGaussian(rf / 2, c, r=rf)
+    return ShiftedLogGaussian(rf / 2, c, r=rf)
+
+
+def _truncated_normal(L):
+    """(h_L, tau_L^2) of N(0,1) conditioned on [-L, L], in closed form."""
+    return formulas.truncated_normal_entropy(-L, L), formulas.truncated_normal_variance(-L, L)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -57,15 +79,15 @@ def _channels(quick):
     out = {
         "J + N(0, 0.1^2)": (lambda j: Gaussian(j, 0.1), 0, False, Gaussian(0, 0.1)),
         "J + N(0, 0.5^2)": (lambda j: Gaussian(j, 0.5), 0, True, Gaussian(0, 0.5)),
-        "J + Laplace(0.5)": (lambda j: B.laplace_law(j, 0.5), 0, True, B.laplace_law(0, 0.5)),
+        "J + Laplace(0.5)": (lambda j: Laplace(j, 0.5), 0, True, Laplace(0, 0.5)),
         "released mechanism at 5 + J (r = 0.5, r0 = r/2, c = 1)":
             (lambda j, m=_mechanism(Fraction(1, 2)): m.released_law(5 + j), 5, True, None),
     }
     if not quick:
         out.update({
             "J + N(0, 2^2)": (lambda j: Gaussian(j, 2.0), 0, True, Gaussian(0, 2.0)),
-            "J + Laplace(0.1)": (lambda j: B.laplace_law(j, 0.1), 0, False, B.laplace_law(0, 0.1)),
-            "J + Laplace(2)": (lambda j: B.laplace_law(j, 2.0), 0, True, B.laplace_law(0, 2.0)),
+            "J + Laplace(0.1)": (lambda j: Laplace(j, 0.1), 0, False, Laplace(0, 0.1)),
+            "J + Laplace(2)": (lambda j: Laplace(j, 2.0), 0, True, Laplace(0, 2.0)),
             "released mechanism at 5 + J (r = 0.1, r0 = r/2, c = 1)":
                 (lambda j, m=_mechanism(R): m.released_law(5 + j), 5, False, None),
         })
@@ -77,12 +99,38 @@ def _per_count(cname, noise, quick_cache):
     every j of an additive channel), or the mechanism's exact released error (eq 9 + clipping)."""
     if noise is not None:
         if cname not in quick_cache:
-            quick_cache[cname] = B.expected_abs(noise, 0)
-        val, err = quick_cache[cname]
-        return (lambda j: val), err
+            quick_cache[cname] = expected_distance(noise, 0)
+        est = quick_cache[cname]
+        return (lambda j: est.value), est.error
     r = Fraction(1, 2) if "r = 0.5" in cname else R
     mech = _mechanism(r)
     return (lambda j: mech.expected_abs_error_released(5 + j)), mpmath.mpf(0)
+
+
+def _lemma_ingredients(check, draws):
+    """E|U| = 1/4 for the dither, and h(W) <= log(2e E|W|) with equality for the Laplace law;
+    returns the gaps log(2e E|W|) - h(W)."""
+    U = Uniform(-0.5, 0.5)
+    e = expected_distance(U, 0)
+    check.compare({"quantity": "E|U|"}, e.value, "==", formulas.dither_abs_mean(), tol=e.error,
+                  route="quadrature")
+    mc = mc_abs_error(U, 0, check.rng("dither"), draws)
+    check.compare({"quantity": "E|U|", "draws": draws}, mc.mean, "==", 0.25, tol=mc.halfwidth,
+                  route="Monte Carlo")
+    laws = {"Gaussian(0, 1.3)": (Gaussian(0, 1.3), (), "<"),
+            "Uniform(-1, 1)": (Uniform(-1, 1), (), "<"),
+            "Logistic(0, 0.7)": (Logistic(0, 0.7), (0,), "<"),
+            "Triangular(0, 2)": (Triangular(0, 2), (0,), "<"),
+            "Laplace(0, 0.8)": (Laplace(0, 0.8), (0,), "==")}
+    gaps = {}
+    for name, (law, br, rel) in laws.items():
+        h = differential_entropy(law, br)
+        a = expected_distance(law, 0, br)
+        cap = formulas.laplace_entropy(a.value)
+        check.compare({"law": name, "quantity": "h(W) vs log(2e E|W|)"}, h.value, rel, cap,
+                      tol=h.error + a.error / a.value, route="quadrature of h and of E|W|")
+        gaps[name] = cap - h.value
+    return gaps
 
 
 @claim("lem6.3", routes=[
@@ -92,62 +140,69 @@ def _per_count(cname, noise, quick_cache):
     "the bound (17) from H(J) (pmf sum) and D = E|J - Jt(Y)| (mpmath quadrature of the noise law; the "
     "mechanism's exact error)",
     "ingredients: E|U| = 1/4 and h(W) <= log(2e E|W|) by mpmath quadrature and Monte Carlo"])
-def absolute_error_forces_information(c):
-    draws = 50_000 if c.quick else 200_000
-    # ingredient 1: the uniform dither has E|U| = 1/4
-    U = B.uniform_law(-0.5, 0.5)
-    e, ee = B.expected_abs(U, 0)
-    c.compare({"quantity": "E|U|"}, e, "==", B.uniform_dither_abs_mean(), tol=ee, route="quadrature")
-    mc = mc_abs_error(U, 0, c.rng("dither"), draws)
-    c.compare({"quantity": "E|U|", "draws": draws}, mc.mean, "==", 0.25, tol=mc.halfwidth, route="Monte Carlo")
-    # ingredient 2: h(W) <= log(2e E|W|), equality for the Laplace law
-    laws = {"Gaussian(0, 1.3)": (Gaussian(0, 1.3), (), "<"),
-            "Uniform(-1, 1)": (B.uniform_law(-1, 1), (), "<"),
-            "Logistic(0, 0.7)": (B.logistic_law(0, 0.7), (0,), "<"),
-            "Triangular(0, 2)": (B.triangular_law(0, 2), (0,), "<"),
-            "Laplace(0, 0.8)": (B.laplace_law(0, 0.8), (0,), "==")}
-    gaps = {}
-    for name, (law, br, rel) in laws.items():
-        h, he = B.differential_entropy(law, br)
-        a, ae = B.expected_abs(law, 0, br)
-        cap = B.max_entropy_at_abs_mean(a)
-        c.compare({"law": name, "quantity": "h(W) vs log(2e E|W|)"}, h, rel, cap, tol=he + ae / a,
-                  route="quadrature of h and of E|W|")
-        gaps[name] = cap - h
-    # the lemma on concrete pairs
-    priors = {"uniform K=5": B.uniform_prior(5)}
-    if not c.quick:
-        priors["binomial(8, 0.4)"] = B.binomial_prior(8, 0.4)
+def absolute_error_forces_information(check):
+    draws = 50_000 if check.quick else 200_000
+    gaps = _lemma_ingredients(check, draws)
+    priors = {"uniform K=5": uniform_prior(5)}
+    if not check.quick:
+        priors["binomial(8, 0.4)"] = binomial_prior(8, 0.4)
     worst = None
     control_case = None
     for pname, prior in priors.items():
-        H = B.shannon_entropy(prior)
+        H = shannon_entropy(prior)
         cache = {}
-        for cname, (ch, offset, use_mc, noise) in _channels(c.quick).items():
+        for cname, (ch, offset, use_mc, noise) in _channels(check.quick).items():
             p = {"prior": pname, "channel": cname}
-            info = B.mutual_information(prior, ch)
+            info = mutual_information(prior, ch)
             if use_mc:
-                mc = B.mutual_information_mc(prior, ch, c.rng(pname, cname), draws)
-                c.compare({**p, "draws": draws}, info.value, "==", mc.mean, tol=mc.halfwidth + info.error,
-                          route="quadrature vs Monte Carlo")
+                mc = mutual_information_mc(prior, ch, check.rng(pname, cname), draws)
+                check.compare({**p, "draws": draws}, info.value, "==", mc.mean, tol=mc.halfwidth + info.error,
+                              route="quadrature vs Monte Carlo")
             per, per_err = _per_count(cname, noise, cache)
-            D, De = B.estimator_error(prior, ch, offset, per_count=per)
-            De += per_err
-            lb = B.information_lower_bound(H, D)
-            c.compare({**p, "D": D}, info.value, ">=", lb, tol=info.error + De / (D + mpmath.mpf(1) / 4),
-                      route="I(J;Y) >= H(J) - log(2e(D + 1/4))")
+            D = estimator_error(prior, ch, offset, per_count=per)
+            D_err = D.error + per_err
+            lb = formulas.information_floor(H, D.value)
+            check.compare({**p, "D": D.value}, info.value, ">=", lb,
+                          tol=info.error + D_err / (D.value + mpmath.mpf(1) / 4),
+                          route="I(J;Y) >= H(J) - log(2e(D + 1/4))")
             if worst is None or info.value - lb < worst[0]:
                 worst = (info.value - lb, pname, cname)
             if cname == "J + N(0, 0.1^2)" and pname == "uniform K=5":
-                control_case = (info, H, D)
+                control_case = (info, H, D.value)
     info, H, D = control_case
-    c.control("(17) without the dither term: I >= H(J) - log(2e D) (uniform K=5, J + N(0, 0.1^2))",
-              info.value, ">=", H - mpmath.log(2 * mpmath.e * D), tol=info.error)
-    c.control("(17) with e instead of 2e: I >= H(J) - log(e(D + 1/4)) (same pair)",
-              info.value, ">=", H - mpmath.log(mpmath.e * (D + mpmath.mpf(1) / 4)), tol=info.error)
-    c.finding(what="log(2e E|W|) - h(W)", **{k: v for k, v in gaps.items()})
-    c.slack(f"smallest I(J;Y) - (17) = {float(worst[0]):.4g} ({worst[1]}, {worst[2]}); Laplace "
-            f"equality gap {float(gaps['Laplace(0, 0.8)']):.2g}")
+    check.control("(17) without the dither term: I >= H(J) - log(2e D) (uniform K=5, J + N(0, 0.1^2))",
+                  info.value, ">=", H - mpmath.log(2 * mpmath.e * D), tol=info.error)
+    check.control("(17) with e instead of 2e: I >= H(J) - log(e(D + 1/4)) (same pair)",
+                  info.value, ">=", H - mpmath.log(mpmath.e * (D + mpmath.mpf(1) / 4)), tol=info.error)
+    check.finding(what="log(2e E|W|) - h(W)", **{k: v for k, v in gaps.items()})
+    check.slack(f"smallest I(J;Y) - (17) = {float(worst[0]):.4g} ({worst[1]}, {worst[2]}); Laplace "
+                f"equality gap {float(gaps['Laplace(0, 0.8)']):.2g}")
+
+
+@certificate("lem6.3")
+def ingredients_are_certified(cert):
+    """E|U| = 1/4 and the Laplace law's entropy log(2 e d) at E|W| = d, as enclosed integrals;
+    the Gaussian and uniform laws with E|W| = d have strictly smaller entropy."""
+    with cert.precision(PREC):
+        Iu = uniform_abs_mean_integral()
+        exact = Verdict.PROVED_TRUE if 2 * (fmpq(1, 2) ** 2 / 2) == fmpq(1, 4) else Verdict.PROVED_FALSE
+        cert.record("E|U| = 1/4, U uniform on [-1/2, 1/2]",
+                    "exact antiderivative 2 * (1/2)^2/2 = 1/4 (fmpq) and the certified "
+                    "integral of |u| (real_abs, analytic flag) encloses 1/4", Iu,
+                    verdict_all([exact, decide_contains(Iu, formulas.dither_abs_mean.ball())]))
+        for d in (1, fmpq(1, 4)):
+            laplace = laplace_entropy_integrals(d)
+            with cert.precision(PREC + 64):
+                rhs = formulas.laplace_entropy.ball(d)
+            gauss = formulas.gaussian_entropy_at_abs_mean.ball(d)
+            unif = formulas.uniform_entropy_at_abs_mean.ball(d)
+            vd = verdict_all([decide_contains(laplace.entropy, rhs), decide_contains(laplace.abs_mean, d),
+                              decide_lt(gauss, laplace.entropy), decide_lt(unif, laplace.entropy)])
+            cert.record(f"Laplace(d) entropy = log(2 e d), d={d}",
+                        "certified -int f log f encloses log(2ed) and int |x| f encloses d "
+                        "(" + ENC + "); the Gaussian (log(pi d) + 1/2) and uniform "
+                        "(log 4d) laws with E|W| = d have strictly smaller entropy "
+                        "(separated)", laplace.entropy, vd, E_abs=laplace.abs_mean)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -156,12 +211,67 @@ def absolute_error_forces_information(c):
 
 
 def _priors_for_mi(quick):
-    ks, ps, Bq = B.quantized_truncated_gaussian_prior(1.5, 3)
-    out = {"uniform K=11": (B.uniform_prior(11), 5),
-           "quantized truncated Gaussian S=1.5 L=3": ((ks, ps), Bq)}
+    """name -> (prior, j*) for the mutual-information cases."""
+    q = quantized_truncated_gaussian_prior(1.5, 3)
+    out = {"uniform K=11": (uniform_prior(11), 5),
+           "quantized truncated Gaussian S=1.5 L=3": (q.pmf, q.offset)}
     if not quick:
-        out["binomial(10, 1/2)"] = (B.binomial_prior(10, 0.5), 5)
+        out["binomial(10, 1/2)"] = (binomial_prior(10, 0.5), 5)
     return out
+
+
+def _two_halves(check, r, n, pname, prior, j_star):
+    """(21) and (22) on the mechanism's released law at count n + J, with (17) at the exact D."""
+    mech = _mechanism(r)
+    rm = mpmath.mpf(r.numerator) / r.denominator
+
+    def channel(j):
+        return mech.released_law(n + j)
+
+    p = {"r": r, "r0": float(r) / 2, "c": 1, "n": n, "prior": pname}
+    m = prior_moments(prior, j_star)
+    info = mutual_information(prior, channel)
+    up = mech.mp_v(n) * m.second_moment
+    lo = formulas.utility_information_floor(m.entropy, m.mean, n, r)
+    D = estimator_error(prior, channel, n, per_count=lambda j: mech.expected_abs_error_released(n + j))
+    check.compare(p, info.value, "<=", up, tol=info.error, route="(21) I(J;Y) <= v(n) E(J-j*)^2")
+    check.compare(p, info.value, ">=", lo, tol=info.error, route="(22) I(J;Y) >= H - log(2e(r(n+EJ)+1/4))")
+    check.compare(p, D.value, "<=", rm * (n + m.mean), tol=D.error, route="D <= r(n + EJ)")
+    check.compare(p, info.value, ">=", formulas.information_floor(m.entropy, D.value), tol=info.error,
+                  route="(17) with the exact D")
+    check.compare(p, mech.mp_v(n), ">=",
+                  formulas.many_count_bound(m.entropy, m.mean, m.second_moment, n, r), tol=0,
+                  route="(19) v(n) >= bound")
+    check.note(f"r={r}, n={n}, {pname}: (22) {float(lo):.4f} <= I = {info.value:.6f} <= (21) {float(up):.4g}")
+
+
+def _bound_over_decades(check):
+    """eq (19) against admissible mechanisms over decades of n (uniform, binomial, quantized
+    priors); returns the smallest v(n)/(19) among non-vacuous cases."""
+    n_dec = [1, 10, 100, 1000] if check.quick else [1, 10, 100, 1000, 10 ** 4, 10 ** 5]
+    L = 3
+    x = formulas.gaussian_prior_best_scale(_truncated_normal(L)[0])
+    mechs = {"shifted log-Gaussian r0=r/2 c=1": _mechanism(R),
+             "log-Laplace r0=r/2 c=1": LogLaplaceMechanism(0.05, 1, r=0.1)}
+    min_ratio = None
+    for n in n_dec:
+        K = best_uniform_size(n, R).K
+        q = quantized_truncated_gaussian_prior(float(x) * 0.1 * n, L)
+        priors = {f"uniform K={K}": (uniform_prior(K), (K - 1) // 2),
+                  "quantized Gaussian S=x_L r n": (q.pmf, q.offset)}
+        if n <= 100:
+            for N in (4, 64):
+                priors[f"binomial({N}, 1/2)"] = (binomial_prior(N, 0.5), N // 2)
+        for pname, (prior, j_star) in priors.items():
+            bound = many_count_bound_for_prior(prior, j_star, n, R)
+            for mname, mech in mechs.items():
+                check.compare({"mechanism": mname, "r": R, "n": n, "prior": pname}, mech.mp_v(n), ">=",
+                              bound, tol=0, route="(19) over decades of n")
+                if bound > 0:
+                    ratio = mech.mp_v(n) / bound
+                    if min_ratio is None or ratio < min_ratio[0]:
+                        min_ratio = (ratio, mname, n, pname)
+    return min_ratio
 
 
 @claim("thm6.4", routes=[
@@ -170,74 +280,35 @@ def _priors_for_mi(quick):
     "utility side: H(J) - log(2e(r(n + EJ) + 1/4)) (eq 22), and (17) with the exact error D (eq 9 "
     "plus the clipping term)",
     "eq (19) against the budgets of admissible mechanisms over n = 1..10^5"])
-def many_count_inequality(c):
-    rs = [Fraction(1, 2), R] if c.quick else [Fraction(1, 2), R, Fraction(1, 100)]
-    ns = [5] if c.quick else [2, 5, 20]
+def many_count_inequality(check):
+    rs = [Fraction(1, 2), R] if check.quick else [Fraction(1, 2), R, Fraction(1, 100)]
+    ns = [5] if check.quick else [2, 5, 20]
     for r in rs:
-        mech = _mechanism(r)
-        rm = mpmath.mpf(r.numerator) / r.denominator
         for n in ns:
-            for pname, (prior, j_star) in _priors_for_mi(c.quick).items():
-                def ch(j, mech=mech, n=n):
-                    return mech.released_law(n + j)
-                p = {"r": r, "r0": float(r) / 2, "c": 1, "n": n, "prior": pname}
-                H, EJ, sec = B.prior_moments(prior, j_star)
-                info = B.mutual_information(prior, ch)
-                up = mech.mp_v(n) * sec
-                lo = B.utility_information_bound(H, EJ, n, r)
-                D, De = B.estimator_error(prior, ch, n, per_count=lambda j, m=mech, n=n: m.expected_abs_error_released(n + j))
-                c.compare(p, info.value, "<=", up, tol=info.error, route="(21) I(J;Y) <= v(n) E(J-j*)^2")
-                c.compare(p, info.value, ">=", lo, tol=info.error, route="(22) I(J;Y) >= H - log(2e(r(n+EJ)+1/4))")
-                c.compare(p, D, "<=", rm * (n + EJ), tol=De, route="D <= r(n + EJ)")
-                c.compare(p, info.value, ">=", B.information_lower_bound(H, D), tol=info.error,
-                          route="(17) with the exact D")
-                c.compare(p, mech.mp_v(n), ">=", B.many_count_bound(H, EJ, sec, n, r), tol=0,
-                          route="(19) v(n) >= bound")
-                c.note(f"r={r}, n={n}, {pname}: (22) {float(lo):.4f} <= I = {info.value:.6f} <= (21) {float(up):.4g}")
+            for pname, (prior, j_star) in _priors_for_mi(check.quick).items():
+                _two_halves(check, r, n, pname, prior, j_star)
     # the privacy half is tight for a weak Gaussian chain: rho = 1/(2 s^2) per edge
     s = 20.0
-    prior = B.uniform_prior(5)
-    H, EJ, sec = B.prior_moments(prior, 2)
+    prior = uniform_prior(5)
+    sec = prior_moments(prior, 2).second_moment
     rho = formulas.renyi_equal_variance(1, 0, 1, s)
-    info_g = B.mutual_information(prior, lambda j: Gaussian(j, s))
-    c.compare({"channel": f"J + N(0, {s}^2)", "prior": "uniform K=5", "rho": rho}, info_g.value, "<=",
-              rho * sec, tol=info_g.error, route="(21) on a Gaussian chain (rho = 1/(2 s^2))")
-    # eq (19) against admissible mechanisms over decades of n (uniform, binomial, quantized priors)
-    n_dec = [1, 10, 100, 1000] if c.quick else [1, 10, 100, 1000, 10 ** 4, 10 ** 5]
-    L = 3
-    x = B.x_L(L)
-    mechs = {"shifted log-Gaussian r0=r/2 c=1": _mechanism(R),
-             "log-Laplace r0=r/2 c=1": B.LogLaplaceMechanism(0.05, 1, r=0.1)}
-    min_ratio = None
-    for n in n_dec:
-        K, _ = B.best_odd_K(n, R)
-        ks_q, ps_q, Bq = B.quantized_truncated_gaussian_prior(float(x) * 0.1 * n, L)
-        priors = {f"uniform K={K}": (B.uniform_prior(K), (K - 1) // 2),
-                  f"quantized Gaussian S=x_L r n": ((ks_q, ps_q), Bq)}
-        if n <= 100:
-            for N in (4, 64):
-                priors[f"binomial({N}, 1/2)"] = (B.binomial_prior(N, 0.5), N // 2)
-        for pname, (prior, j_star) in priors.items():
-            bound = B.many_count_bound_for_prior(prior, j_star, n, R)
-            for mname, mech in mechs.items():
-                c.compare({"mechanism": mname, "r": R, "n": n, "prior": pname}, mech.mp_v(n), ">=", bound,
-                          tol=0, route="(19) over decades of n")
-                if bound > 0:
-                    q = mech.mp_v(n) / bound
-                    if min_ratio is None or q < min_ratio[0]:
-                        min_ratio = (q, mname, n, pname)
+    info_g = mutual_information(prior, lambda j: Gaussian(j, s))
+    check.compare({"channel": f"J + N(0, {s}^2)", "prior": "uniform K=5", "rho": rho}, info_g.value, "<=",
+                  rho * sec, tol=info_g.error, route="(21) on a Gaussian chain (rho = 1/(2 s^2))")
+    min_ratio = _bound_over_decades(check)
     # negative controls
-    c.control(f"(21) with a factor 0.99: I(J;Y) <= 0.99 rho E(J - j*)^2 (J + N(0, {s}^2), uniform K=5)",
-              info_g.value, "<=", mpmath.mpf("0.99") * rho * sec, tol=info_g.error)
-    mech = M.ShiftedLogGaussian(0.005, 1, r=0.01)
-    prior = B.uniform_prior(11)
-    info = B.mutual_information(prior, lambda j: mech.released_law(5 + j))
-    H, EJ, _ = B.prior_moments(prior, 5)
-    c.control("(22) without the dither term 1/4: I >= H - log(2e r(n + EJ)) (r = 0.01, n = 5, uniform K=11)",
-              info.value, ">=", H - mpmath.log(2 * mpmath.e * mpmath.mpf("0.01") * (5 + EJ)), tol=info.error)
-    c.slack(f"(21) on the Gaussian chain: I / (rho E(J-j*)^2) = {float(info_g.value / (rho * sec)):.6f}; "
-            f"smallest v(n)/(19) among non-vacuous cases: {float(min_ratio[0]):.4g} ({min_ratio[1]}, n = "
-            f"{min_ratio[2]}, {min_ratio[3]})")
+    check.control(f"(21) with a factor 0.99: I(J;Y) <= 0.99 rho E(J - j*)^2 (J + N(0, {s}^2), uniform K=5)",
+                  info_g.value, "<=", mpmath.mpf("0.99") * rho * sec, tol=info_g.error)
+    mech = ShiftedLogGaussian(0.005, 1, r=0.01)
+    prior = uniform_prior(11)
+    info = mutual_information(prior, lambda j: mech.released_law(5 + j))
+    m = prior_moments(prior, 5)
+    check.control("(22) without the dither term 1/4: I >= H - log(2e r(n + EJ)) (r = 0.01, n = 5, uniform K=11)",
+                  info.value, ">=", m.entropy - mpmath.log(2 * mpmath.e * mpmath.mpf("0.01") * (5 + m.mean)),
+                  tol=info.error)
+    check.slack(f"(21) on the Gaussian chain: I / (rho E(J-j*)^2) = {float(info_g.value / (rho * sec)):.6f}; "
+                f"smallest v(n)/(19) among non-vacuous cases: {float(min_ratio[0]):.4g} ({min_ratio[1]}, n = "
+                f"{min_ratio[2]}, {min_ratio[3]})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,96 +316,139 @@ def many_count_inequality(c):
 # ---------------------------------------------------------------------------------------------
 
 
+def _uniform_identities(check, tol):
+    """H(J) = log K, EJ = (K-1)/2, E(J - j*)^2 = (K^2-1)/12 from the pmf, and (23) = (19)."""
+    for K in ([3, 11] if check.quick else [3, 5, 11, 101, 1001]):
+        m = prior_moments(uniform_prior(K), (K - 1) // 2)
+        check.compare({"K": K, "quantity": "H(J)"}, m.entropy, "==", mpmath.log(K), tol=tol * K,
+                      route="pmf sum vs log K")
+        check.compare({"K": K, "quantity": "EJ"}, m.mean, "==", mpmath.mpf(K - 1) / 2, tol=tol * K,
+                      route="pmf sum")
+        check.compare({"K": K, "quantity": "E(J-j*)^2"}, m.second_moment, "==", (mpmath.mpf(K) ** 2 - 1) / 12,
+                      tol=tol * K ** 2, route="pmf sum")
+        for n in (1, 10, 1000):
+            for r in (R, Fraction(1, 1000)):
+                check.compare({"K": K, "n": n, "r": r}, formulas.uniform_prior_bound(n, K, r), "==",
+                              many_count_bound_for_prior(uniform_prior(K), (K - 1) // 2, n, r), tol=tol,
+                              route="(23) closed form vs (19) from the pmf")
+
+
+def _best_sizes(check):
+    """The best odd K per n against admissible mechanisms, and K/(rn) against the maximiser of
+    (24) at the same r."""
+    mech = _mechanism(R)
+    ll = LogLaplaceMechanism(0.05, 1, r=0.1)
+    n_dec = [10 ** k for k in range(0, 5 if check.quick else 7)]
+    best = []
+    for n in n_dec:
+        size = best_uniform_size(n, R)
+        best.append((n, size.K, float(size.K / (0.1 * n)), size.bound))
+        for mname, m in (("shifted log-Gaussian r0=r/2 c=1", mech), ("log-Laplace r0=r/2 c=1", ll)):
+            check.compare({"mechanism": mname, "r": R, "n": n, "K": size.K}, m.mp_v(n), ">=", size.bound,
+                          tol=0, route="v(n) >= (23) at the best odd K")
+    a_r = best_uniform_scale(0.1).argmax
+    big = [(n, K) for n, K, _, _ in best if n >= 10]
+    _bounded_ratios(check, [{"r": R, "n": n, "K": K, "quantity": "K/(rn) vs argmax_a (24) at r"} for n, K in big],
+                    [abs(mpmath.mpf(K) / (mpmath.mpf("0.1") * n) - a_r) * n / 10 for n, K in big],
+                    "r n |K_n/(rn) - argmax (24)|")
+    check.finding(what="best odd K per n (r = 1/10) and K/(rn)", argmax_24_at_r=a_r,
+                  table="; ".join(f"n={n}: K={K}, K/(rn)={q:.4f}, (23)={float(v):.4g}" for n, K, q, v in best))
+
+
+def _limit_24(check, a_star):
+    """The limit (24) along K_n/(rn) -> a: O(1/(rn)) by the bounded-ratio rule; returns the
+    first target's (a, r, r as mpf, sequence) and the counts, for the negative control."""
+    n_seq = [10 ** k for k in range(2, 6 if check.quick else 8)]
+    targets = [(a_star, R)] if check.quick else [(a_star, R), (mpmath.mpf(15), R), (a_star, Fraction(1, 100))]
+    keep = None
+    for a, r in targets:
+        rm = mpmath.mpf(r.numerator) / r.denominator
+        lim = formulas.uniform_prior_limit(a, rm)
+        seq = [rm ** 2 * n ** 2 * formulas.uniform_prior_bound(n, uniform_size_near(a, r, n), r) for n in n_seq]
+        ratios = [rm * n * abs(s_ - lim) for n, s_ in zip(n_seq, seq)]
+        _bounded_ratios(check, [{"a": a, "r": r, "n": n} for n in n_seq], ratios, "r n |r^2 n^2 (23) - (24)|")
+        check.note(f"a = {mpmath.nstr(a, 8)}, r = {r}: r^2 n^2 (23) = "
+                   + ", ".join(mpmath.nstr(s_, 8) for s_ in seq) + f" -> (24) = {mpmath.nstr(lim, 10)}")
+        if keep is None:
+            keep = (a, r, rm, seq)
+    return keep, n_seq
+
+
+def _optimum_25(check, a_star, tol):
+    """eq (25): the r -> 0 optimum by the numerical maximiser, and the iterated limit r -> 0 of
+    the maximiser of (24); returns the r = 0 maximum."""
+    best = best_uniform_scale(0)
+    constant = formulas.uniform_prior_constant()
+    check.compare({"r": 0, "quantity": "argmax_a (24)"}, best.argmax, "==", a_star, tol=best.argmax_error + tol,
+                  route="numerical maximiser vs 2e^{3/2}")
+    check.compare({"r": 0, "quantity": "max (24)"}, best.value, "==", constant, tol=tol,
+                  route="numerical max vs 3/(2e^3)")
+    check.compare({"r": 0, "quantity": "3/(2e^3) ~ 0.0746806"}, constant, "==", mpmath.mpf("0.0746806"),
+                  tol=mpmath.mpf("5e-8"), route="paper's decimal")
+    check.compare({"r": 0, "quantity": "bracket log(a/(2e)) at the optimum"},
+                  mpmath.log(best.argmax / (2 * mpmath.e)), "==", mpmath.mpf(1) / 2,
+                  tol=best.argmax_error / best.argmax + tol, route="first-order condition")
+    r_seq = [mpmath.mpf(10) ** -k for k in range(1, 5 if check.quick else 7)]
+    opt = [best_uniform_scale(r) for r in r_seq]
+    _bounded_ratios(check, [{"r": r, "quantity": "argmax"} for r in r_seq],
+                    [abs(o.argmax - a_star) / r for o, r in zip(opt, r_seq)], "|argmax (24) - 2e^{3/2}| / r")
+    _bounded_ratios(check, [{"r": r, "quantity": "max"} for r in r_seq],
+                    [abs(o.value - constant) / r for o, r in zip(opt, r_seq)], "|max (24) - 3/(2e^3)| / r")
+    return best
+
+
+def _over_two_count(check, best, tol):
+    """The factor 192/e^3 over the two-count constant; the two-count small-r constant 1/128."""
+    tiny = [mpmath.mpf(10) ** -k for k in (3, 6, 9)]
+    for r in tiny:
+        check.compare({"r": r, "quantity": "r^2 (15)"}, r ** 2 * formulas.two_count_limit(r), "==",
+                      formulas.two_count_constant(), tol=8 * r / 128,
+                      route="two-count constant as r -> 0 (|remainder| <= 8r/128)")
+    ratio = best.value / (tiny[-1] ** 2 * formulas.two_count_limit(tiny[-1]))
+    factor = formulas.uniform_over_two_count()
+    check.compare({"quantity": "(3/(2e^3)) / (1/128)"}, ratio, "==", factor, tol=8 * tiny[-1] * ratio + tol,
+                  route="numerical max / two-count constant vs 192/e^3")
+    check.compare({"quantity": "192/e^3 ~ 9.56"}, factor, "==", mpmath.mpf("9.56"), tol=mpmath.mpf("0.005"),
+                  route="paper's decimal")
+
+
 @claim("cor6.5", routes=[
     "eq (23) in closed form",
     "eq (19) with H(J), EJ and E(J - j*)^2 summed from the uniform pmf",
     "the sequence r^2 n^2 (23) along K_n = odd integer nearest a r n, against the limit (24)",
     "numerical maximisation (grid, golden section, root of the numerical derivative) vs eq (25)"])
-def uniform_prior_bound(c):
-    tol = mpmath.mpf(10) ** (-c.dps + 5)
-    # the three identities of the proof
-    for K in ([3, 11] if c.quick else [3, 5, 11, 101, 1001]):
-        H, EJ, sec = B.prior_moments(B.uniform_prior(K), (K - 1) // 2)
-        c.compare({"K": K, "quantity": "H(J)"}, H, "==", mpmath.log(K), tol=tol * K, route="pmf sum vs log K")
-        c.compare({"K": K, "quantity": "EJ"}, EJ, "==", mpmath.mpf(K - 1) / 2, tol=tol * K, route="pmf sum")
-        c.compare({"K": K, "quantity": "E(J-j*)^2"}, sec, "==", (mpmath.mpf(K) ** 2 - 1) / 12, tol=tol * K ** 2,
-                  route="pmf sum")
-        for n in (1, 10, 1000):
-            for r in (R, Fraction(1, 1000)):
-                c.compare({"K": K, "n": n, "r": r}, B.uniform_bound(n, K, r), "==",
-                          B.many_count_bound_for_prior(B.uniform_prior(K), (K - 1) // 2, n, r), tol=tol,
-                          route="(23) closed form vs (19) from the pmf")
-    # best K per n, and admissible mechanisms above it
-    mech = _mechanism(R)
-    ll = B.LogLaplaceMechanism(0.05, 1, r=0.1)
-    n_dec = [10 ** k for k in range(0, 5 if c.quick else 7)]
-    best = []
-    for n in n_dec:
-        K, val = B.best_odd_K(n, R)
-        best.append((n, K, float(K / (0.1 * n)), val))
-        for mname, m in (("shifted log-Gaussian r0=r/2 c=1", mech), ("log-Laplace r0=r/2 c=1", ll)):
-            c.compare({"mechanism": mname, "r": R, "n": n, "K": K}, m.mp_v(n), ">=", val, tol=0,
-                      route="v(n) >= (23) at the best odd K")
-    # the discrete search agrees with the continuous maximiser of (24) at the same r
-    a_r = B.maximise_uniform_limit(0.1)[0]
-    big = [(n, K) for n, K, _, _ in best if n >= 10]
-    _bounded_ratios(c, [{"r": R, "n": n, "K": K, "quantity": "K/(rn) vs argmax_a (24) at r"} for n, K in big],
-                    [abs(mpmath.mpf(K) / (mpmath.mpf("0.1") * n) - a_r) * n / 10 for n, K in big],
-                    "r n |K_n/(rn) - argmax (24)|")
-    c.finding(what="best odd K per n (r = 1/10) and K/(rn)", argmax_24_at_r=a_r,
-              table="; ".join(f"n={n}: K={K}, K/(rn)={q:.4f}, (23)={float(v):.4g}" for n, K, q, v in best))
-    # the limit (24) along K_n / (r n) -> a: O(1/(rn)) by the bounded-ratio rule
-    a_star = B.uniform_opt_a()
-    n_seq = [10 ** k for k in range(2, 6 if c.quick else 8)]
-    targets = [(a_star, R)] if c.quick else [(a_star, R), (mpmath.mpf(15), R), (a_star, Fraction(1, 100))]
-    keep = None
-    for a, r in targets:
-        rm = mpmath.mpf(r.numerator) / r.denominator
-        lim = B.uniform_limit(a, rm)
-        seq = [rm ** 2 * n ** 2 * B.uniform_bound(n, B.odd_K_near(a, r, n), r) for n in n_seq]
-        ratios = [rm * n * abs(s_ - lim) for n, s_ in zip(n_seq, seq)]
-        _bounded_ratios(c, [{"a": a, "r": r, "n": n} for n in n_seq], ratios, "r n |r^2 n^2 (23) - (24)|")
-        c.note(f"a = {mpmath.nstr(a, 8)}, r = {r}: r^2 n^2 (23) = "
-               + ", ".join(mpmath.nstr(s_, 8) for s_ in seq) + f" -> (24) = {mpmath.nstr(lim, 10)}")
-        if keep is None:
-            keep = (a, r, rm, seq)
-    # eq (25): the r -> 0 optimum
-    a_num, val_num, a_err = B.maximise_uniform_limit(0)
-    c.compare({"r": 0, "quantity": "argmax_a (24)"}, a_num, "==", a_star, tol=a_err + tol, route="numerical maximiser vs 2e^{3/2}")
-    c.compare({"r": 0, "quantity": "max (24)"}, val_num, "==", B.uniform_opt_value(), tol=tol, route="numerical max vs 3/(2e^3)")
-    c.compare({"r": 0, "quantity": "3/(2e^3) ~ 0.0746806"}, B.uniform_opt_value(), "==", mpmath.mpf("0.0746806"),
-              tol=mpmath.mpf("5e-8"), route="paper's decimal")
-    c.compare({"r": 0, "quantity": "bracket log(a/(2e)) at the optimum"}, mpmath.log(a_num / (2 * mpmath.e)), "==",
-              mpmath.mpf(1) / 2, tol=a_err / a_num + tol, route="first-order condition")
-    # the iterated limit r -> 0 of the maximiser of (24)
-    r_seq = [mpmath.mpf(10) ** -k for k in range(1, 5 if c.quick else 7)]
-    opt = [B.maximise_uniform_limit(r) for r in r_seq]
-    _bounded_ratios(c, [{"r": r, "quantity": "argmax"} for r in r_seq], [abs(o[0] - a_star) / r for o, r in zip(opt, r_seq)],
-                    "|argmax (24) - 2e^{3/2}| / r")
-    _bounded_ratios(c, [{"r": r, "quantity": "max"} for r in r_seq],
-                    [abs(o[1] - B.uniform_opt_value()) / r for o, r in zip(opt, r_seq)], "|max (24) - 3/(2e^3)| / r")
-    # the factor 192/e^3 over the two-count constant; the two-count small-r constant 1/128
-    tiny = [mpmath.mpf(10) ** -k for k in (3, 6, 9)]
-    for r in tiny:
-        c.compare({"r": r, "quantity": "r^2 (15)"}, r ** 2 * B.two_count_limit(r), "==", mpmath.mpf(1) / 128,
-                  tol=8 * r / 128, route="two-count constant as r -> 0 (|remainder| <= 8r/128)")
-    ratio = val_num / (tiny[-1] ** 2 * B.two_count_limit(tiny[-1]))
-    c.compare({"quantity": "(3/(2e^3)) / (1/128)"}, ratio, "==", B.uniform_over_two_count_factor(),
-              tol=8 * tiny[-1] * ratio + tol, route="numerical max / two-count constant vs 192/e^3")
-    c.compare({"quantity": "192/e^3 ~ 9.56"}, B.uniform_over_two_count_factor(), "==", mpmath.mpf("9.56"),
-              tol=mpmath.mpf("0.005"), route="paper's decimal")
+def uniform_prior_bound(check):
+    tol = working_precision(5)
+    _uniform_identities(check, tol)
+    _best_sizes(check)
+    a_star = formulas.uniform_prior_best_scale()
+    (a, r, rm, seq), n_seq = _limit_24(check, a_star)
+    best = _optimum_25(check, a_star, tol)
+    _over_two_count(check, best, tol)
     # negative controls
-    c.control("the maximiser of (24) at r -> 0 is e^{3/2}", a_num, "==", mpmath.exp(mpmath.mpf(3) / 2),
-              tol=a_err + tol)
-    c.control("the maximum of (24) at r -> 0 is 3/e^3", val_num, "==", 3 / mpmath.e ** 3, tol=tol)
-    a, r, rm, seq = keep
-    wrong = B.uniform_limit(a, rm) * 12 / mpmath.mpf("12.1")
+    check.control("the maximiser of (24) at r -> 0 is e^{3/2}", best.argmax, "==", mpmath.exp(mpmath.mpf(3) / 2),
+                  tol=best.argmax_error + tol)
+    check.control("the maximum of (24) at r -> 0 is 3/e^3", best.value, "==", 3 / mpmath.e ** 3, tol=tol)
+    wrong = formulas.uniform_prior_limit(a, rm) * 12 / mpmath.mpf("12.1")
     ratios = [rm * n * abs(s_ - wrong) for n, s_ in zip(n_seq, seq)]
     ok, last, cap = _ratios_ok(ratios)
-    c.control_outcome("limit (24) with 12 replaced by 12.1 (a = 2e^{3/2}, r = 1/10): bounded-ratio rule",
-                      not ok, f"last ratio {mpmath.nstr(last, 4)} vs cap {mpmath.nstr(cap, 4)}")
-    c.slack(f"argmax at r -> 0: |a - 2e^(3/2)| = {mpmath.nstr(abs(a_num - a_star), 3)}; "
-            f"(3/(2e^3))/(1/128) = {mpmath.nstr(B.uniform_over_two_count_factor(), 6)}")
+    check.control_outcome("limit (24) with 12 replaced by 12.1 (a = 2e^{3/2}, r = 1/10): bounded-ratio rule",
+                          not ok, f"last ratio {mpmath.nstr(last, 4)} vs cap {mpmath.nstr(cap, 4)}")
+    check.slack(f"argmax at r -> 0: |a - 2e^(3/2)| = {mpmath.nstr(abs(best.argmax - a_star), 3)}; "
+                f"(3/(2e^3))/(1/128) = {mpmath.nstr(formulas.uniform_over_two_count(), 6)}")
+
+
+@certificate("cor6.5")
+def uniform_prior_maximum_is_certified(cert):
+    """The maximiser 2e^{3/2} and maximum 3/(2e^3) of eq (24) at r -> 0 by branch and bound on
+    the sign of its slope; the decimal 192/e^3 ~ 9.56."""
+    res = certify_uniform_prior_maximum(prec=PREC)
+    cert.record("argmax of (12/a^2)log(a/(2e)) is 2e^{3/2}, max 3/(2e^3)", res.note,
+                arb(res.extra["g_max_enclosure"]), res.verdict, boxes=res.boxes, **res.extra)
+    with cert.precision(PREC):
+        factor = formulas.uniform_over_two_count.ball()
+        cert.record("192/e^3 ~ 9.56", "|value - decimal| <= half unit in last place", factor,
+                    decide_decimal(factor, "9.56"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -344,29 +458,44 @@ def uniform_prior_bound(c):
 SUPPORTS = [(-3.0, 3.0), (-1.0, 2.5)]  # Z = N(0,1) conditioned on [a, b]: symmetric and skewed
 
 
-def _quantization_sequence(c, p, seq_name, S_seq, a, b, h, mean, second, zmax):
+def _quantization_sequence(check, p, seq_name, S_seq, a, b, h, mean, second, zmax):
     """(26) by the bounded-ratio rule and (27), (28) by the proof's pointwise bounds along S_seq."""
     ratios, params, diffs = [], [], []
     for S in S_seq:
-        ks, ps = B.quantized_truncated_gaussian(S, a, b)
-        H, EQ, EQ2 = B.prior_moments((ks, ps), 0)
-        nk = len(ks)
+        q_S = quantized_truncated_gaussian(S, a, b)
+        m = prior_moments(q_S, 0)
         q = {**p, "S": S, "sequence": seq_name}
-        c.compare({**q, "quantity": "sum p"}, float(np.sum(ps)), "==", 1, tol=nk * 4e-15)
-        d = H - float(mpmath.log(S)) - float(h)
+        check.compare({**q, "quantity": "sum p"}, float(np.sum(q_S.ps)), "==", 1, tol=len(q_S.ks) * 4e-15)
+        d = m.entropy - float(mpmath.log(S)) - float(h)
         diffs.append(d)
         ratios.append(S * abs(d))
         params.append(q)
         tol_m = 1e-13 * (1 + S * abs(float(mean)))
-        c.compare({**q, "quantity": "|E Q_S - S E Z|"}, abs(EQ - S * float(mean)), "<=", 0.5,
-                  tol=tol_m, route="(27)")
-        c.compare({**q, "quantity": "|E Q_S^2 - S^2 E Z^2|"}, abs(EQ2 - S * S * second), "<=",
-                  S * zmax + 0.25, tol=1e-13 * S * S * second, route="(28)")
-    _bounded_ratios(c, params, ratios, "S |H(Q_S) - log S - h(Z)|")
-    c.compare({**params[-1], "quantity": "|H(Q_S) - log S - h(Z)| shrinks"}, abs(diffs[-1]), "<",
-              abs(diffs[0]) / 10 ** (len(S_seq) - 2), tol=0, route="remainder shrinks over the decades")
-    c.note(f"[a, b] = [{a}, {b}], {seq_name}: H(Q_S) - log S - h(Z) along S = "
-           + ", ".join(f"{S:g}" for S in S_seq) + ": " + ", ".join(f"{d:.3e}" for d in diffs))
+        check.compare({**q, "quantity": "|E Q_S - S E Z|"}, abs(m.mean - S * float(mean)), "<=", 0.5,
+                      tol=tol_m, route="(27)")
+        check.compare({**q, "quantity": "|E Q_S^2 - S^2 E Z^2|"}, abs(m.second_moment - S * S * second), "<=",
+                      S * zmax + 0.25, tol=1e-13 * S * S * second, route="(28)")
+    _bounded_ratios(check, params, ratios, "S |H(Q_S) - log S - h(Z)|")
+    check.compare({**params[-1], "quantity": "|H(Q_S) - log S - h(Z)| shrinks"}, abs(diffs[-1]), "<",
+                  abs(diffs[0]) / 10 ** (len(S_seq) - 2), tol=0, route="remainder shrinks over the decades")
+    check.note(f"[a, b] = [{a}, {b}], {seq_name}: H(Q_S) - log S - h(Z) along S = "
+               + ", ".join(f"{S:g}" for S in S_seq) + ": " + ", ".join(f"{d:.3e}" for d in diffs))
+
+
+def _truncated_normal_closed_vs_quadrature(check, a, b):
+    """h(Z), E Z and Var Z of N(0,1) conditioned on [a, b]: closed forms vs quadrature."""
+    law = TruncatedGaussian(a, b)
+    h = formulas.truncated_normal_entropy(a, b)
+    mean = formulas.truncated_normal_mean(a, b)
+    var = formulas.truncated_normal_variance(a, b)
+    hq = differential_entropy(law)
+    mq = law_moments(law)
+    p = {"a": a, "b": b}
+    check.compare({**p, "quantity": "h(Z)"}, hq.value, "==", h, tol=hq.error, route="quadrature vs closed form")
+    check.compare({**p, "quantity": "E Z"}, mq.mean, "==", mean, tol=mq.error, route="quadrature vs closed form")
+    check.compare({**p, "quantity": "Var Z"}, mq.variance, "==", var, tol=mq.error,
+                  route="quadrature vs closed form")
+    return h, mean, var
 
 
 @claim("lem6.6", routes=[
@@ -374,40 +503,35 @@ def _quantization_sequence(c, p, seq_name, S_seq, a, b, h, mean, second, zmax):
     "closed forms of h(Z), E Z, E Z^2 for the truncated Gaussian (checked against mpmath quadrature)",
     "sequences over S = 1..10^5: H(Q_S) - log S - h(Z) by the bounded-ratio rule; (27), (28) by the "
     "proof's pointwise bounds |Q_S - S Z| <= 1/2 and |2 S Z Delta + Delta^2| <= S max|Z| + 1/4"])
-def fine_quantization(c):
-    S_seq = [10 ** k for k in range(0, 5 if c.quick else 6)]
+def fine_quantization(check):
+    S_seq = [10 ** k for k in range(0, 5 if check.quick else 6)]
     for a, b in SUPPORTS:
-        law = B.truncated_gaussian_law(a, b)
-        Z, mean, var, h = B.truncated_gaussian_stats(a, b)
-        hq, he = B.differential_entropy(law)
-        mq, vq, me = B.law_moments(law)
+        h, mean, var = _truncated_normal_closed_vs_quadrature(check, a, b)
         p = {"a": a, "b": b}
-        c.compare({**p, "quantity": "h(Z)"}, hq, "==", h, tol=he, route="quadrature vs closed form")
-        c.compare({**p, "quantity": "E Z"}, mq, "==", mean, tol=me, route="quadrature vs closed form")
-        c.compare({**p, "quantity": "Var Z"}, vq, "==", var, tol=me, route="quadrature vs closed form")
-        for S in ([1, 10] if c.quick else [1, 10, 100]):
-            ks, pm = B.quantized_truncated_gaussian(S, a, b, "mp")
-            _, pf = B.quantized_truncated_gaussian(S, a, b, "float")
+        for S in ([1, 10] if check.quick else [1, 10, 100]):
+            pm = quantized_truncated_gaussian(S, a, b, "mp").ps
+            pf = quantized_truncated_gaussian(S, a, b, "float").ps
             rel = max(abs(float(x) - y) / float(x) for x, y in zip(pm, pf) if x > 0)
-            c.compare({**p, "S": S}, rel, "<=", 1e-14, route="float64 cells vs mpmath Phi differences (relative)")
+            check.compare({**p, "S": S}, rel, "<=", 1e-14,
+                          route="float64 cells vs mpmath Phi differences (relative)")
         zmax = max(abs(a), abs(b))
         second = float(var + mean ** 2)
         seqs = {"S = 10^k": S_seq}
-        if not c.quick:
+        if not check.quick:
             seqs["S = 1.37 x 10^k (cells not aligned with the support)"] = [1.37 * S for S in S_seq]
         for seq_name, seq in seqs.items():
-            _quantization_sequence(c, p, seq_name, seq, a, b, h, mean, second, zmax)
+            _quantization_sequence(check, p, seq_name, seq, a, b, h, mean, second, zmax)
     # negative control: an entropy offset of 10^-3 in (26)
     a, b = SUPPORTS[0]
-    h = B.truncated_gaussian_stats(a, b)[3]
+    h = formulas.truncated_normal_entropy(a, b)
     ratios = []
     for S in S_seq:
-        ks, ps = B.quantized_truncated_gaussian(S, a, b)
-        ratios.append(S * abs(B.shannon_entropy((ks, ps)) - float(mpmath.log(S)) - float(h) - 1e-3))
+        H = shannon_entropy(quantized_truncated_gaussian(S, a, b))
+        ratios.append(S * abs(H - float(mpmath.log(S)) - float(h) - 1e-3))
     ok, last, cap = _ratios_ok(ratios)
-    c.control_outcome("(26) with h(Z) + 10^-3 as the limit ([-3, 3]): bounded-ratio rule", not ok,
-                      f"last ratio {last:.4g} vs cap {cap:.4g}")
-    c.slack("S |H(Q_S) - log S - h(Z)| settles at a constant on both supports (remainder O(1/S))")
+    check.control_outcome("(26) with h(Z) + 10^-3 as the limit ([-3, 3]): bounded-ratio rule", not ok,
+                          f"last ratio {last:.4g} vs cap {cap:.4g}")
+    check.slack("S |H(Q_S) - log S - h(Z)| settles at a constant on both supports (remainder O(1/S))")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -415,87 +539,142 @@ def fine_quantization(c):
 # ---------------------------------------------------------------------------------------------
 
 
+def _truncated_prior_optimum(check, L, tol):
+    """h_L and tau_L^2 against quadrature; eq (30) at r -> 0 maximised over x: x_L, bracket 1/2,
+    value (31); for L >= 2 the quadrature value of (31) within the explicit remainder of
+    pi/(4e^2)."""
+    h, var = _truncated_normal(L)
+    law = TruncatedGaussian(-L, L)
+    hq = differential_entropy(law)
+    mq = law_moments(law)
+    check.compare({"L": L, "quantity": "h_L"}, hq.value, "==", h, tol=hq.error, route="quadrature vs closed form")
+    check.compare({"L": L, "quantity": "tau_L^2"}, mq.variance, "==", var, tol=mq.error,
+                  route="quadrature vs closed form")
+    best = best_gaussian_prior_scale(L, 0)
+    check.compare({"L": L, "quantity": "argmax_x (30), r -> 0"}, best.argmax, "==",
+                  formulas.gaussian_prior_best_scale(h), tol=best.argmax_error + tol,
+                  route="numerical maximiser vs x_L")
+    check.compare({"L": L, "quantity": "bracket at the optimum"}, formulas.gaussian_prior_bracket(best.argmax, h),
+                  "==", mpmath.mpf(1) / 2, tol=best.argmax_error / best.argmax + tol, route="first-order condition")
+    check.compare({"L": L, "quantity": "max (30) = (31)"}, best.value, "==", formulas.prior_coefficient(h, var),
+                  tol=tol, route="numerical max vs e^{2h_L}/(8e^3 tau_L^2)")
+    if L >= 2:
+        q = formulas.prior_coefficient(hq.value, mq.variance)
+        qe = q * (2 * hq.error + mq.error / mq.variance)
+        check.compare({"L": L, "quantity": "|(31) - pi/(4e^2)|"}, abs(q - formulas.gaussian_prior_constant()), "<=",
+                      formulas.gaussian_prior_constant_remainder(L), tol=qe + tol,
+                      route="quadrature value vs pi/(4e^2), explicit remainder")
+
+
+def _limit_30_and_small_r(check):
+    """(30) as the n -> infinity limit of (19) with the quantized prior (L = 3, r = 0.05,
+    x = x_L), and the r -> 0 limit of the maximiser of (30) at L = 3."""
+    L, r = 3, Fraction(1, 20)
+    rm = mpmath.mpf(1) / 20
+    h, var = _truncated_normal(L)
+    x = formulas.gaussian_prior_best_scale(h)
+    lim30 = formulas.gaussian_prior_bound(x, h, var, L, rm)
+    n_seq = [10 ** k for k in range(2, 5 if check.quick else 6)]
+    seq = []
+    for n in n_seq:
+        q = quantized_truncated_gaussian_prior(float(x * rm * n), L)
+        seq.append(rm ** 2 * n ** 2 * many_count_bound_for_prior(q.pmf, q.offset, n, r))
+    _bounded_ratios(check, [{"L": L, "r": r, "x": x, "n": n} for n in n_seq],
+                    [rm * n * abs(s_ - lim30) for n, s_ in zip(n_seq, seq)], "r n |r^2 n^2 (19) - (30)|")
+    check.note("L = 3, r = 1/20, x = x_L: r^2 n^2 (19) = " + ", ".join(mpmath.nstr(s_, 8) for s_ in seq)
+               + f" -> (30) = {mpmath.nstr(lim30, 10)}")
+    r_seq = [mpmath.mpf(10) ** -k for k in range(2, 5 if check.quick else 7)]
+    opt = [best_gaussian_prior_scale(3, r_) for r_ in r_seq]
+    _bounded_ratios(check, [{"L": 3, "r": r_, "quantity": "argmax"} for r_ in r_seq],
+                    [abs(o.argmax - x) / r_ for o, r_ in zip(opt, r_seq)], "|argmax (30) - x_L| / r")
+    _bounded_ratios(check, [{"L": 3, "r": r_, "quantity": "max"} for r_ in r_seq],
+                    [abs(o.value - formulas.prior_coefficient(h, var)) / r_ for o, r_ in zip(opt, r_seq)],
+                    "|max (30) - (31)| / r")
+
+
+def _other_priors_below(check):
+    """The Gaussian maximises e^{2h}/(8 e^3 Var): other priors sit strictly below pi/(4e^2);
+    returns their coefficients."""
+    others = {"uniform(-1, 1)": (Uniform(-1, 1), (), formulas.uniform_prior_constant()),
+              "triangular(0, 1)": (Triangular(0, 1), (0,), mpmath.mpf(3) / (4 * mpmath.e ** 2)),
+              "raised cosine(1)": (RaisedCosine(1), (), None),
+              "truncated Laplace(L=3, b=1)": (TruncatedLaplace(3, 1), (0,), None)}
+    limit = formulas.gaussian_prior_constant()
+    coeffs = {}
+    for name, (law, br, closed) in others.items():
+        h = differential_entropy(law, br)
+        m = law_moments(law, br)
+        q = formulas.prior_coefficient(h.value, m.variance)
+        qe = q * (2 * h.error + m.error / m.variance)
+        coeffs[name] = q
+        check.compare({"prior": name}, q, "<", limit, tol=qe, route="quadrature, strictly below pi/(4e^2)")
+        if closed is not None:
+            check.compare({"prior": name}, q, "==", closed, tol=qe, route="quadrature vs closed form")
+    return coeffs
+
+
 @claim("cor6.7", routes=[
     "closed forms of h_L, tau_L^2 (truncated Gaussian) and x_L = 2 e^{3/2 - h_L}",
     "mpmath quadrature of h and Var from the prior densities",
     "eq (19) with the exact quantized prior J = B + Q_S, S = x r n, along n -> infinity (eq 30)",
     "numerical maximisation of (30) over x (grid, golden section, root of the numerical derivative)"])
-def truncated_gaussian_prior(c):
-    tol = mpmath.mpf(10) ** (-c.dps + 5)
-    Ls = [3, 8] if c.quick else [0.5, 1, 2, 3, 5, 8]
-    for L in Ls:
-        law = B.truncated_gaussian_law(-L, L)
-        hq, he = B.differential_entropy(law)
-        mq, vq, ve = B.law_moments(law)
-        c.compare({"L": L, "quantity": "h_L"}, hq, "==", B.h_L(L), tol=he, route="quadrature vs closed form")
-        c.compare({"L": L, "quantity": "tau_L^2"}, vq, "==", B.tau2_L(L), tol=ve, route="quadrature vs closed form")
-        # (30) at r -> 0 maximised over x: x_L, bracket 1/2, value (31)
-        x_num, val, x_err = B.maximise_bound30(L, 0)
-        c.compare({"L": L, "quantity": "argmax_x (30), r -> 0"}, x_num, "==", B.x_L(L), tol=x_err + tol,
-                  route="numerical maximiser vs x_L")
-        c.compare({"L": L, "quantity": "bracket at the optimum"}, B.bound30_bracket(x_num, L), "==",
-                  mpmath.mpf(1) / 2, tol=x_err / x_num + tol, route="first-order condition")
-        c.compare({"L": L, "quantity": "max (30) = (31)"}, val, "==", B.cor67_value(L), tol=tol,
-                  route="numerical max vs e^{2h_L}/(8e^3 tau_L^2)")
-        if L >= 2:
-            # L -> infinity: the quadrature value of (31) within the explicit remainder of pi/(4e^2)
-            q = B.prior_coefficient(hq, vq)
-            qe = q * (2 * he + ve / vq)
-            c.compare({"L": L, "quantity": "|(31) - pi/(4e^2)|"}, abs(q - B.cor67_limit()), "<=",
-                      B.cor67_remainder(L), tol=qe + tol, route="quadrature value vs pi/(4e^2), explicit remainder")
-    c.compare({"quantity": "pi/(4e^2) ~ 0.1062921"}, B.cor67_limit(), "==", mpmath.mpf("0.1062921"),
-              tol=mpmath.mpf("5e-8"), route="paper's decimal")
-    # (30) as the n -> infinity limit of (19) with the quantized prior (L = 3, r = 0.05, x = x_L)
-    L, r = 3, Fraction(1, 20)
-    rm = mpmath.mpf(1) / 20
-    x = B.x_L(L)
-    lim30 = B.bound30(x, L, rm)
-    n_seq = [10 ** k for k in range(2, 5 if c.quick else 6)]
-    seq = []
-    for n in n_seq:
-        ks, ps, Bq = B.quantized_truncated_gaussian_prior(float(x * rm * n), L)
-        seq.append(rm ** 2 * n ** 2 * B.many_count_bound_for_prior((ks, ps), Bq, n, r))
-    _bounded_ratios(c, [{"L": L, "r": r, "x": x, "n": n} for n in n_seq],
-                    [rm * n * abs(s_ - lim30) for n, s_ in zip(n_seq, seq)], "r n |r^2 n^2 (19) - (30)|")
-    c.note(f"L = 3, r = 1/20, x = x_L: r^2 n^2 (19) = " + ", ".join(mpmath.nstr(s_, 8) for s_ in seq)
-           + f" -> (30) = {mpmath.nstr(lim30, 10)}")
-    # r -> 0 of the maximiser of (30) at fixed L
-    r_seq = [mpmath.mpf(10) ** -k for k in range(2, 5 if c.quick else 7)]
-    opt = [B.maximise_bound30(3, r_) for r_ in r_seq]
-    _bounded_ratios(c, [{"L": 3, "r": r_, "quantity": "argmax"} for r_ in r_seq],
-                    [abs(o[0] - B.x_L(3)) / r_ for o, r_ in zip(opt, r_seq)], "|argmax (30) - x_L| / r")
-    _bounded_ratios(c, [{"L": 3, "r": r_, "quantity": "max"} for r_ in r_seq],
-                    [abs(o[1] - B.cor67_value(3)) / r_ for o, r_ in zip(opt, r_seq)], "|max (30) - (31)| / r")
-    # the Gaussian maximises e^{2h}/(8 e^3 Var): other priors sit strictly below pi/(4e^2)
-    others = {"uniform(-1, 1)": (B.uniform_law(-1, 1), (), B.uniform_opt_value()),
-              "triangular(0, 1)": (B.triangular_law(0, 1), (0,), mpmath.mpf(3) / (4 * mpmath.e ** 2)),
-              "raised cosine(1)": (B.cosine_law(1), (), None),
-              "truncated Laplace(L=3, b=1)": (B.truncated_laplace_law(3, 1), (0,), None)}
-    coeffs = {}
-    for name, (law, br, closed) in others.items():
-        h, he = B.differential_entropy(law, br)
-        _, var, ve = B.law_moments(law, br)
-        q = B.prior_coefficient(h, var)
-        qe = q * (2 * he + ve / var)
-        coeffs[name] = q
-        c.compare({"prior": name}, q, "<", B.cor67_limit(), tol=qe, route="quadrature, strictly below pi/(4e^2)")
-        if closed is not None:
-            c.compare({"prior": name}, q, "==", closed, tol=qe, route="quadrature vs closed form")
+def truncated_gaussian_prior(check):
+    tol = working_precision(5)
+    limit = formulas.gaussian_prior_constant()
+    for L in ([3, 8] if check.quick else [0.5, 1, 2, 3, 5, 8]):
+        _truncated_prior_optimum(check, L, tol)
+    check.compare({"quantity": "pi/(4e^2) ~ 0.1062921"}, limit, "==", mpmath.mpf("0.1062921"),
+                  tol=mpmath.mpf("5e-8"), route="paper's decimal")
+    _limit_30_and_small_r(check)
+    coeffs = _other_priors_below(check)
     # an admissible family above the constant: r0 = r(1-r), c = r at r = 0.01, n = 10^6
     rr = 0.01
-    fam = M.ShiftedLogGaussian(rr * (1 - rr), rr, r=rr)
+    fam = ShiftedLogGaussian(rr * (1 - rr), rr, r=rr)
     n_big = 10 ** 6
-    c.compare({"r": rr, "r0": rr * (1 - rr), "c": rr, "n": n_big}, mpmath.mpf(rr) ** 2 * n_big ** 2 * fam.mp_v(n_big),
-              ">=", B.cor67_limit(), tol=0, route="an admissible family's r^2 n^2 v(n) sits above pi/(4e^2)")
+    check.compare({"r": rr, "r0": rr * (1 - rr), "c": rr, "n": n_big},
+                  mpmath.mpf(rr) ** 2 * n_big ** 2 * fam.mp_v(n_big), ">=", limit, tol=0,
+                  route="an admissible family's r^2 n^2 v(n) sits above pi/(4e^2)")
     # negative controls
-    q_uni = coeffs["uniform(-1, 1)"]
-    c.control("the uniform prior reaches pi/(4e^2)", q_uni, "==", B.cor67_limit(), tol=mpmath.mpf(10) ** -20)
-    Lc = 8
-    c.control("the L -> infinity limit is pi/(2e^2) (L = 8, explicit remainder)",
-              abs(B.cor67_value(Lc) - mpmath.pi / (2 * mpmath.e ** 2)), "<=", B.cor67_remainder(Lc), tol=tol)
-    c.slack("pi/(4e^2) - e^{2h}/(8e^3 Var): " + ", ".join(
-        f"{k} {float(B.cor67_limit() - v):.4g}" for k, v in coeffs.items())
-        + f"; |(31) - pi/(4e^2)| at L = 8: {float(abs(B.cor67_value(8) - B.cor67_limit())):.2g}")
+    check.control("the uniform prior reaches pi/(4e^2)", coeffs["uniform(-1, 1)"], "==", limit,
+                  tol=mpmath.mpf(10) ** -20)
+    value_8 = formulas.prior_coefficient(*_truncated_normal(8))
+    check.control("the L -> infinity limit is pi/(2e^2) (L = 8, explicit remainder)",
+                  abs(value_8 - mpmath.pi / (2 * mpmath.e ** 2)), "<=",
+                  formulas.gaussian_prior_constant_remainder(8), tol=tol)
+    check.slack("pi/(4e^2) - e^{2h}/(8e^3 Var): " + ", ".join(
+        f"{k} {float(limit - v):.4g}" for k, v in coeffs.items())
+        + f"; |(31) - pi/(4e^2)| at L = 8: {float(abs(value_8 - limit)):.2g}")
+
+
+@certificate("cor6.7")
+def truncated_gaussian_constant_is_certified(cert):
+    """e^{2h}/(8e^3) at the Gaussian entropy is pi/(4e^2); the truncated normal's h_L and tau_L^2
+    as enclosed integrals contain their closed forms, and eq (31) stays strictly below
+    pi/(4e^2) (at PREC + 64 bits: L = 8 needs ~1e-15 relative accuracy)."""
+    with cert.precision(PREC + 64):
+        target_hp = formulas.gaussian_prior_constant.ball()
+    with cert.precision(PREC):
+        lim = formulas.prior_coefficient.ball(formulas.standard_normal_entropy.ball(), 1)
+        cert.record("e^{2h}/(8e^3 tau^2) at h = log(2 pi e)/2, tau^2 = 1 is pi/(4e^2)",
+                    "the limit value encloses pi/(4e^2) (closed form at +64 bits)",
+                    lim, decide_contains(lim, target_hp))
+    with cert.precision(PREC + 64):
+        target = formulas.gaussian_prior_constant.ball()
+        for L in (2, 4, 8):
+            integrals = truncated_normal_integrals(L)
+            with cert.precision(PREC + 128):
+                closed = {"Z": formulas.truncated_normal_mass.ball(-L, L),
+                          "tau2": formulas.truncated_normal_variance.ball(-L, L),
+                          "h": formulas.truncated_normal_entropy.ball(-L, L)}
+            enclosed = {"Z": integrals.mass, "tau2": integrals.variance, "h": integrals.entropy}
+            value = formulas.prior_coefficient.ball(integrals.entropy, integrals.variance)
+            vd = verdict_all([decide_contains(enclosed[k], closed[k]) for k in ("Z", "tau2", "h")]
+                             + [decide_lt(value, target)])
+            cert.record(f"truncated Gaussian L={L}: h_L, tau_L^2, e^(2h)/(8e^3 tau^2) < pi/(4e^2)",
+                        "acb.integral of -f log f, x^2 f, phi on [-L, L] enclose h_L = "
+                        "log(sqrt(2pi) Z_L) + tau_L^2/2, tau_L^2 = 1 - 2L phi(L)/Z_L, Z_L = 2Phi(L) - 1 ("
+                        + ENC + "); eq (31) value strictly below pi/(4e^2) (separated)",
+                        integrals.entropy, vd, tau2=integrals.variance, Z=integrals.mass, value=value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -510,8 +689,8 @@ def figures(settings):
     r = R
     mech = _mechanism(r)
     ns = np.unique(np.round(np.logspace(0, 5, 121)).astype(np.int64))
-    b14 = B.two_count_bound_array(ns, r)
-    b23 = np.array([float(B.best_odd_K(int(n), r)[1]) for n in ns])
+    b14 = formulas.two_count_bound.fp(ns, r)
+    b23 = np.array([float(best_uniform_size(int(n), r).bound) for n in ns])
     v = mech.v_array(ns)
     fig, ax = new_figure()
     ax.loglog(ns, v, label="shifted log-Gaussian v(n) (r0 = r/2, c = 1)", color="C0")
@@ -524,13 +703,9 @@ def figures(settings):
     paths.append(save(fig, settings.figures_dir, "lower_bounds_vs_mechanism"))
 
     L = 3
-    h = float(B.h_L(L))
+    h = float(_truncated_normal(L)[0])
     S = np.unique(np.round(np.logspace(0, 4 if settings.quick else 5, 41), 6))
-    diffs = []
-    for s in S:
-        ks, ps = B.quantized_truncated_gaussian(float(s), -L, L)
-        diffs.append(B.shannon_entropy((ks, ps)) - np.log(s))
-    diffs = np.array(diffs)
+    diffs = np.array([shannon_entropy(quantized_truncated_gaussian(float(s), -L, L)) - np.log(s) for s in S])
     fig, (a1, a2) = new_figure(ncols=2, size=(9.6, 4.0))
     a1.semilogx(S, diffs, "o-", ms=3, label="H(Q_S) - log S")
     a1.axhline(h, color="k", ls="--", label="h(Z_L)")

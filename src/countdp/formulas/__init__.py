@@ -9,10 +9,9 @@ Evaluate with ``formulas.sigma(r0, c)`` (mpmath), ``.fp`` (float64/numpy) or ``.
 from __future__ import annotations
 
 from ..numerics.contexts import Formula
-from . import lower_bounds, mechanism
-from . import boundary, unequal_variance
+from . import boundary, log_laplace, lower_bounds, mechanism, unequal_variance
 
-_SUBMODULES = (mechanism, lower_bounds, boundary, unequal_variance)
+_SUBMODULES = (mechanism, lower_bounds, boundary, unequal_variance, log_laplace)
 
 
 def _collect() -> dict[str, Formula]:

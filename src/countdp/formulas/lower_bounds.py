@@ -8,7 +8,8 @@ Many counts (Lemma 6.3, Theorem 6.4, Corollaries 6.5 and 6.7): the information b
 
 The two-count bound is rational in r: ``m`` is always computed exactly (exact rational
 arithmetic for a rational r -- a float is taken at its exact binary value -- and a decided
-ceiling for a ball), then the bound is evaluated in the caller's number system.
+ceiling for a ball), and so is ``(1 - r)^2``; the quotient is then evaluated in the caller's
+number system (in float64 it is rounded at most twice: :data:`TWO_COUNT_BOUND_FP_RTOL`).
 """
 
 from __future__ import annotations
@@ -23,10 +24,17 @@ from ..numerics.contexts import exact, formula
 
 
 @formula
+def two_count_ratio_root(ctx, r):
+    """Proof of Proposition 6.2: q0 = sqrt(C_r) = (1 + 3r)/(1 - r), the smallest q = sqrt(m/n) at
+    which the Markov sum r (q + 1)/(q - 1) reaches (1 + r)/2."""
+    r = ctx.convert(r)
+    return (1 + 3 * r) / (1 - r)
+
+
+@formula
 def two_count_ratio(ctx, r):
     """Proposition 6.2: C_r = ((1 + 3r)/(1 - r))^2."""
-    r = ctx.convert(r)
-    return ((1 + 3 * r) / (1 - r)) ** 2
+    return two_count_ratio_root(ctx, r) ** 2
 
 
 @formula
@@ -48,20 +56,47 @@ def exact_partner(ctx, n, r) -> int:
     Fraction, decimal string, float or mpf at their exact values), otherwise (r a ball) by a
     decided ceiling in ``ctx``.  An array of counts gives an int64 array."""
     if isinstance(n, np.ndarray):
-        return np.array([exact_partner(ctx, int(k), r) for k in n.ravel()],
-                        dtype=np.int64).reshape(n.shape)
+        ratio = _exact_or_none(two_count_ratio, r)
+        if ratio is None:
+            return np.array([exact_partner(ctx, int(k), r) for k in n.ravel()],
+                            dtype=np.int64).reshape(n.shape)
+        p, q = ratio.numerator, ratio.denominator  # C_r once; then ceil(p k / q) per count
+        return np.array([-(-p * int(k) // q) for k in n.ravel()], dtype=np.int64).reshape(n.shape)
     try:
         return int(two_count_partner(exact, n, r))
     except TypeError:
         return int(two_count_partner(ctx, n, r).unique_fmpz())
 
 
+def _exact_or_none(f, *args):
+    """``f.exact(*args)`` when every argument is an exact rational, else None."""
+    try:
+        return f.exact(*args)
+    except TypeError:
+        return None
+
+
+#: relative rounding error of ``two_count_bound.fp`` while ceil(C_r n) - n < 2^26: (1 - r)^2 is
+#: exact and rounded once to float64, 2 (m - n)^2 is then exact, and one division rounds again.
+TWO_COUNT_BOUND_FP_RTOL = 3 * 2.0 ** -53
+
+
 @formula
 def two_count_bound(ctx, n, r):
-    """eq (14): v(n) >= (1 - r)^2 / (2 (ceil(C_r n) - n)^2) for every admissible mechanism."""
-    gap = exact_partner(ctx, n, r) - n
-    r = ctx.convert(r)
-    return (1 - r) ** 2 / (2 * ctx.convert(gap) ** 2)
+    """eq (14): v(n) >= (1 - r)^2 / (2 (ceil(C_r n) - n)^2) for every admissible mechanism
+    (m and, for a rational r, (1 - r)^2 exact; the quotient in ``ctx``)."""
+    gap = ctx.convert(exact_partner(ctx, n, r) - n)
+    try:
+        numerator = ctx.convert((1 - exact.convert(r)) ** 2)  # rational r: rounded once
+    except TypeError:
+        numerator = (1 - ctx.convert(r)) ** 2
+    return numerator / (2 * gap * gap)
+
+
+@formula
+def two_count_threshold(ctx, n, m):
+    """Proof of Proposition 6.2: the test threshold t = sqrt(m n) = n q, q = sqrt(m/n)."""
+    return ctx.sqrt(ctx.convert(n) * ctx.convert(m))
 
 
 @formula
@@ -69,6 +104,15 @@ def two_count_limit(ctx, r):
     """eq (15): liminf n^2 v(n) >= (1 - r)^6 / (128 r^2 (1 + r)^2)."""
     r = ctx.convert(r)
     return (1 - r) ** 6 / (128 * r * r * (1 + r) ** 2)
+
+
+@formula
+def two_count_limit_remainder(ctx, n, r):
+    """An explicit bound on (15) - n^2 (14) >= 0: since m - n = (C_r - 1) n + theta with
+    0 <= theta < 1, n^2 (14) lies in ((1-r)^2 / (2 (C_r - 1 + 1/n)^2), (15)]."""
+    r = ctx.convert(r)
+    low = (1 - r) ** 2 / (2 * (two_count_ratio_excess(ctx, r) + 1 / ctx.convert(n)) ** 2)
+    return two_count_limit(ctx, r) - low
 
 
 @formula
@@ -95,6 +139,13 @@ def markov_shortfall(ctx, m, t, r):
 
 
 @formula
+def markov_sum_limit(ctx, r):
+    """Proof of Proposition 6.2: the Markov sum must stay at most (1 + r)/2, so that the test
+    {Y > t} separates P_n from P_m by 1 - (1 + r)/2 (eq 16)."""
+    return (1 + ctx.convert(r)) / 2
+
+
+@formula
 def total_variation_floor(ctx, r):
     """eq (16): d_TV(P_n, P_m) >= 1 - (1 + r)/2 = (1 - r)/2."""
     return (1 - ctx.convert(r)) / 2
@@ -105,6 +156,20 @@ def pinsker_kl_floor(ctx, tv):
     """Pinsker's inequality: KL >= 2 d_TV^2."""
     tv = ctx.convert(tv)
     return 2 * tv * tv
+
+
+@formula
+def gaussian_shift_total_variation(ctx, delta, s):
+    """Proof of Proposition 6.2 on the shifted log-Gaussian mechanism: d_TV(N(mu, s^2),
+    N(mu + delta, s^2)) = 2 Phi(|delta|/(2s)) - 1 (the densities cross at the midpoint)."""
+    return 2 * ctx.ncdf(abs(ctx.convert(delta)) / (2 * ctx.convert(s))) - 1
+
+
+@formula
+def laplace_shift_total_variation(ctx, delta, b):
+    """Proof of Proposition 6.2 on the log-Laplace mechanism: d_TV(Laplace(mu, b),
+    Laplace(mu + delta, b)) = 1 - exp(-|delta|/(2b))."""
+    return -ctx.expm1(-abs(ctx.convert(delta)) / (2 * ctx.convert(b)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -139,6 +204,26 @@ def laplace_entropy(ctx, d):
     return ctx.log(2 * ctx.e * ctx.convert(d))
 
 
+@formula
+def gaussian_entropy_at_abs_mean(ctx, d):
+    """Lemma 6.3, comparison: the entropy log(pi d) + 1/2 of N(0, s^2) with E|W| = d
+    (s = d sqrt(pi/2)), below log(2 e d)."""
+    return ctx.log(ctx.pi * ctx.convert(d)) + ctx.fraction(1, 2)
+
+
+@formula
+def uniform_entropy_at_abs_mean(ctx, d):
+    """Lemma 6.3, comparison: the entropy log(4 d) of the uniform law on [-2d, 2d] (E|W| = d),
+    below log(2 e d)."""
+    return ctx.log(4 * ctx.convert(d))
+
+
+@formula
+def dither_abs_mean(ctx):
+    """Lemma 6.3: E|U| = 1/4 for the dither U uniform on [-1/2, 1/2] (the 1/4 of eq 17)."""
+    return ctx.fraction(1, 4)
+
+
 # ---------------------------------------------------------------------------------------------
 # Corollary 6.5: the uniform prior
 # ---------------------------------------------------------------------------------------------
@@ -150,6 +235,15 @@ def uniform_prior_bound(ctx, n, K, r):
     K = ctx.convert(K)
     d = ctx.convert(r) * (ctx.convert(n) + (K - 1) / 2) + ctx.fraction(1, 4)
     return 12 * ctx.pos(ctx.log(K / (2 * ctx.e * d))) / (K * K - 1)
+
+
+@formula
+def uniform_prior_tail(ctx, K, r):
+    """An upper bound on eq (23) at every odd K' >= K (any n): 12/(K^2 - 1) decreases and
+    r(n + (K'-1)/2) + 1/4 > r (K'-1)/2, so the bracket is below log(2K'/(2e r (K'-1))), which
+    decreases in K'; hence (23) <= 12/(K^2 - 1) [log(K/(e r (K - 1)))]_+."""
+    K = ctx.convert(K)
+    return 12 * ctx.pos(ctx.log(K / (ctx.e * ctx.convert(r) * (K - 1)))) / (K * K - 1)
 
 
 @formula
@@ -222,12 +316,23 @@ def truncated_normal_entropy(ctx, a, b):
 
 
 @formula
+def standard_normal_entropy(ctx):
+    """Corollary 6.7: h(N(0,1)) = log(2 pi e)/2, the limit of h_L as L -> infinity."""
+    return ctx.log(2 * ctx.pi * ctx.e) / 2
+
+
+@formula
+def gaussian_prior_bracket(ctx, x, entropy):
+    """The bracket of eq (30) at r = 0: log x + h - log(2e)."""
+    return ctx.log(ctx.convert(x)) + ctx.convert(entropy) - ctx.log(2 * ctx.e)
+
+
+@formula
 def gaussian_prior_bound(ctx, x, entropy, variance, L, r):
     """eq (30): [log x + h - log(2e) - log(1 + L x r)]_+ / (x^2 tau^2) for a prior of entropy h and
     variance tau^2 on [-L, L] (r = 0: its small-r template)."""
     x = ctx.convert(x)
-    bracket = (ctx.log(x) + ctx.convert(entropy) - ctx.log(2 * ctx.e)
-               - ctx.log(1 + ctx.convert(L) * x * ctx.convert(r)))
+    bracket = gaussian_prior_bracket(ctx, x, entropy) - ctx.log(1 + ctx.convert(L) * x * ctx.convert(r))
     return ctx.pos(bracket) / (x * x * ctx.convert(variance))
 
 
@@ -247,6 +352,18 @@ def prior_coefficient(ctx, entropy, variance):
 def gaussian_prior_constant(ctx):
     """eq (29) and Table 2: pi/(4 e^2) = e^{2h}/(8 e^3) at the Gaussian h = log(2 pi e)/2."""
     return ctx.pi / (4 * ctx.e ** 2)
+
+
+@formula
+def gaussian_prior_constant_remainder(ctx, L):
+    """A bound on |eq (31) at [-L, L] - pi/(4e^2)|, valid while u = 2 L phi(L)/Z < 1
+    (Z = 2 Phi(L) - 1; L >= 1 suffices): eq (31)/(pi/(4e^2)) = Z^2 e^{-u}/(1 - u) and
+    1 <= e^{-u}/(1 - u) <= 1 + u^2/(2(1 - u)), so the ratio minus 1 lies in
+    [Z^2 - 1, u^2/(2(1 - u))]."""
+    L = ctx.convert(L)
+    Z = truncated_normal_mass(ctx, -L, L)
+    u = 2 * L * ctx.npdf(L) / Z
+    return gaussian_prior_constant(ctx) * ctx.maximum(1 - Z * Z, u * u / (2 * (1 - u)))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,11 +1,13 @@
-"""Moments and masses of a law from its atoms and density (mpmath quadrature).
-
-What the weak version of eq (1) at count 0 constrains: ``E|X - center|``, the mass off a point
-and the mass of the two tails ``|X| > t``.  Each is an :class:`Estimate` (value and the
-quadrature's error estimate).
+"""Moments, masses and probabilities of a law by mpmath quadrature of its densities and atoms
+(through :func:`countdp.laws.expectation.quad_expectation`): the quadrature routes the checks
+compare closed forms with.  Each value is an :class:`Estimate` (value and the quadrature's error
+estimate).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 import mpmath
 
@@ -14,7 +16,8 @@ from ..numerics.estimate import Estimate
 from .base import Law
 from .expectation import quad_expectation
 
-__all__ = ["expected_distance", "mass_off", "tail_mass"]
+__all__ = ["expected_distance", "mass_off", "tail_mass", "LawMoments", "law_moments",
+           "probability_at_most"]
 
 
 def _no_table(law: Law) -> bool:
@@ -23,14 +26,14 @@ def _no_table(law: Law) -> bool:
     return bool(law.integer) and not law.atoms()
 
 
-def expected_distance(law: Law, center=0) -> Estimate:
-    """E|X - center| from the law's atoms and density (quadrature split at ``center``).
-    Integer laws need a finite atom table (e.g. FinitePmf)."""
+def expected_distance(law: Law, center=0, breaks=()) -> Estimate:
+    """E|X - center| from the law's atoms and density (quadrature split at ``center`` and at the
+    kinks ``breaks``).  Integer laws need a finite atom table (e.g. FinitePmf)."""
     c = mpmath.mpf(validate.real("center", center))
     if _no_table(law):
         raise ValueError("law must have atoms or a density (an integer law given only by its pmf "
                          "has no finite table to sum)")
-    return Estimate(*quad_expectation(law, lambda x: abs(x - c), breaks=(c,)))
+    return Estimate(*quad_expectation(law, lambda x: abs(x - c), breaks=(c, *breaks)))
 
 
 def mass_off(law: Law, x=0) -> Estimate:
@@ -51,3 +54,25 @@ def tail_mass(law: Law, t) -> Estimate:
         raise ValueError("law must have atoms or a density (pmf-only integer laws are not summed here)")
     return Estimate(*quad_expectation(law, lambda y: mpmath.mpf(1) if abs(y) > t else mpmath.mpf(0),
                                       breaks=(-t, t)))
+
+
+@dataclass(frozen=True)
+class LawMoments:
+    """E X and Var X of a law, with one error estimate for both."""
+
+    mean: Any
+    variance: Any
+    error: Any
+
+
+def law_moments(law: Law, breaks=()) -> LawMoments:
+    """(E X, Var X) by quadrature of x and x^2, split at ``breaks``."""
+    m1, e1 = quad_expectation(law, lambda x: x, breaks)
+    m2, e2 = quad_expectation(law, lambda x: x * x, breaks)
+    return LawMoments(m1, m2 - m1 ** 2, e2 + 2 * abs(m1) * e1 + e1 ** 2)
+
+
+def probability_at_most(law: Law, t) -> Estimate:
+    """P(X <= t) from the law's atoms and a quadrature of its density up to t."""
+    tm = mpmath.mpf(validate.real("t", t))
+    return Estimate(*quad_expectation(law, lambda x: mpmath.mpf(1) if x <= tm else mpmath.mpf(0), (tm,)))

@@ -1,0 +1,117 @@
+"""The log-Laplace mechanism Y = [(n + c) exp(b L) - c]_+ (L standard Laplace): a second
+admissible mechanism for the two-count chain of Proposition 6.2, beside the shifted
+log-Gaussian one.
+
+* Before clipping, log(U_n + c) ~ Laplace(log(n + c), b): a translation family, so every
+  D_alpha is finite in both directions.
+* Utility: E|e^{bL} - 1| = b/(1 - b^2) (for b < 1); b solves (1 + c) b/(1 - b^2) = r0, so
+  E|Y - n| <= E|U_n - n| = (n + c) r0/(1 + c) <= r0 n < r n for n >= 1 (clipping cannot increase
+  the distance to n >= 0).
+* Privacy: on edge n-1 <-> n the log-likelihood ratio is bounded by eps_n = log((n+c)/(n-1+c))/b,
+  so the edge is eps_n-DP, hence (eps_n^2/2)-zCDP (Bun and Steinke 2016, Prop. 3.3), in both
+  directions; clipping is postprocessing.  Budget v(n) = eps_n^2 / 2, nonincreasing, v(0) = v(1).
+
+The closed forms are in :mod:`countdp.formulas.log_laplace`.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+
+from .. import formulas
+from ..laws import ClippedAtZero, ContinuousLaw, LogShiftDensity
+from ..laws.reference import standard_laplace_cdf, standard_laplace_sf
+from ..numerics import validate
+from .count import CountMechanism
+
+__all__ = ["LogShiftedLaplaceDensity", "LogLaplaceMechanism"]
+
+
+class LogShiftedLaplaceDensity(LogShiftDensity):
+    """Density of U = exp(T) - c with T ~ Laplace(mu, b), restricted to U > lo:
+    f(u) = exp(-|log(u + c) - mu|/b) / (2 b (u + c)).  Quadrature coordinate t = log(u + c) (the
+    bookkeeping of countdp.laws.LogShiftDensity); the kink of the Laplace law is a node."""
+
+    noise_kinks = (0,)
+
+    def __init__(self, mu, b, c, lo=None):
+        super().__init__(mu, b, c, lo, scale_name="b")
+
+    @property
+    def b(self):
+        return self.s
+
+    def mp_noise_logpdf(self, z):
+        return -abs(z) - mpmath.log(2)
+
+    def noise_logpdf(self, z):
+        return -np.abs(z) - np.log(2)
+
+    def mp_noise_sf(self, z):
+        return standard_laplace_sf(z)
+
+    def mp_noise_cdf(self, z):
+        return standard_laplace_cdf(z)
+
+
+class LogLaplaceMechanism(CountMechanism):
+    """Y = [(n + c) exp(b L) - c]_+ with L standard Laplace (density e^{-|l|}/2), ``0 < r0 < r``,
+    ``c > 0``; see the module docstring for why it is admissible."""
+
+    def __repr__(self):
+        return f"LogLaplaceMechanism(r0={self.r0!r}, c={self.c!r}, r={self.r!r})"
+
+    def mp_b(self):
+        """The Laplace scale b in (0, 1) with (1 + c) b/(1 - b^2) = r0."""
+        return formulas.log_laplace_scale(self.r0, self.c)
+
+    @property
+    def b(self) -> float:
+        with mpmath.workdps(30):
+            return float(self.mp_b())
+
+    def mp_eps(self, n):
+        """eps_n = log((n + c)/(n - 1 + c)) / b (n = 0 uses n = 1)."""
+        return formulas.log_gap(validate.count("n", n), self.c) / self.mp_b()
+
+    def mp_v(self, n):
+        """v(n) = eps_n^2 / 2 = log^2((n + c)/(n - 1 + c)) / (2 b^2)."""
+        return formulas.budget(validate.count("n", n), self.mp_b(), self.c)
+
+    def v(self, n) -> float:
+        with mpmath.workdps(30):
+            return float(self.mp_v(n))
+
+    def v_array(self, ns) -> np.ndarray:
+        return formulas.budget.fp(validate.counts("n", ns), self.b, float(self.c))
+
+    def abs_multiplicative_error(self):
+        """E|e^{bL} - 1| = b/(1 - b^2)."""
+        return formulas.laplace_multiplicative_error(self.mp_b())
+
+    def expected_abs_error_unclipped(self, n):
+        """E|U_n - n| = (n + c) b/(1 - b^2) = (n + c) r0/(1 + c)."""
+        n = validate.count("n", n)
+        return (n + mpmath.mpf(self.c)) * self.abs_multiplicative_error()
+
+    def log_mean(self, n):
+        """The centre log(n + c) of the Laplace law of log(U_n + c)."""
+        return mpmath.log(validate.count("n", n) + mpmath.mpf(self.c))
+
+    def unclipped_law(self, n) -> ContinuousLaw:
+        """U_n = (n + c) exp(b L) - c."""
+        mu, b, c = self.log_mean(n), self.mp_b(), mpmath.mpf(self.c)
+        muf, bf, cf = float(mu), float(b), float(c)
+        return ContinuousLaw(LogShiftedLaplaceDensity(mu, b, c),
+                             sampler=lambda g, s: np.exp(g.laplace(muf, bf, s)) - cf,
+                             name="exp(Laplace(mu, b)) - c")
+
+    def released_law(self, n) -> ClippedAtZero:
+        """[U_n]_+: atom at 0 of mass P(L <= log(c/(n+c))/b) plus the density on (0, inf)."""
+        return ClippedAtZero(self.unclipped_law(n), name="[exp(Laplace(mu, b)) - c]_+")
+
+    def mp_cdf_released(self, n, y):
+        """P(Y_n <= y) in closed form (y >= 0)."""
+        y = mpmath.mpf(validate.real("y", y, lo=0, lo_open=False))
+        return standard_laplace_cdf((mpmath.log(y + mpmath.mpf(self.c)) - self.log_mean(n)) / self.mp_b())

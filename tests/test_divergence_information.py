@@ -1,0 +1,199 @@
+"""Tests of countdp.divergence.information: entropies, prior moments, total variation, mutual
+information and the estimator error D, against closed forms and direct mpmath integrals."""
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from scipy import stats
+
+from countdp import formulas
+from countdp.divergence.information import (Information, differential_entropy, estimator_error,
+                                            many_count_bound_for_prior, mutual_information,
+                                            mutual_information_mc, prior_moments, shannon_entropy,
+                                            total_variation)
+from countdp.divergence.renyi import gaussian_renyi, kl
+from countdp.harness.results import Settings, holds
+from countdp.laws import Gaussian, PointMass
+from countdp.laws.moments import expected_distance, law_moments
+from countdp.laws.priors import binomial_prior, uniform_prior
+from countdp.laws.reference import Laplace, Logistic, Triangular, Uniform
+from countdp.mechanisms import ShiftedLogGaussian
+from countdp.mechanisms.epsilon_dp import laplace_rho
+
+
+@pytest.fixture(autouse=True)
+def _precision():
+    with mpmath.workdps(30):
+        yield
+
+
+# ------------------------------------------------------------------------------------------
+# Priors
+# ------------------------------------------------------------------------------------------
+
+
+def test_entropy_and_moments_of_uniform_and_binomial():
+    m = prior_moments(uniform_prior(11), 5)
+    assert abs(m.entropy - mpmath.log(11)) < 1e-27 and abs(m.mean - 5) < 1e-27 and abs(m.second_moment - 10) < 1e-27
+    m = prior_moments(binomial_prior(10, 0.25), 2)
+    assert abs(m.mean - 2.5) < 1e-25 and abs(m.second_moment - 2.125) < 1e-25
+    assert abs(float(m.entropy) - stats.binom(10, 0.25).entropy()) < 1e-12
+    assert abs(shannon_entropy(np.array([0.5, 0.25, 0.25])) - 1.5 * math.log(2)) < 1e-15
+    ks, ps = np.arange(4), np.full(4, 0.25)
+    assert abs(shannon_entropy((ks, ps)) - math.log(4)) < 1e-15
+
+
+def test_many_count_bound_for_prior_is_eq19_of_the_moments():
+    prior = binomial_prior(8, 0.4)
+    m = prior_moments(prior, 3)
+    assert many_count_bound_for_prior(prior, 3, 5, 0.01) == \
+        formulas.many_count_bound(m.entropy, m.mean, m.second_moment, 5, 0.01)
+
+
+# ------------------------------------------------------------------------------------------
+# Single laws: differential entropy (Lemma 6.3's maximum entropy at a given E|W|)
+# ------------------------------------------------------------------------------------------
+
+
+def test_entropy_closed_forms_and_max_entropy():
+    h = differential_entropy(Laplace(0, 0.8), (0,))
+    assert abs(h.value - (1 + mpmath.log(1.6))) < 1e-25
+    a = expected_distance(Laplace(0, 0.8), 0)
+    assert abs(formulas.laplace_entropy(a.value) - h.value) < 1e-25
+    h = differential_entropy(Gaussian(0, 1.25))
+    assert abs(h.value - mpmath.log(2 * mpmath.pi * mpmath.e * mpmath.mpf(1.5625)) / 2) < 1e-25
+    h = differential_entropy(Triangular(0, 2), (0,))
+    assert abs(h.value - (mpmath.mpf(1) / 2 + mpmath.log(2))) < 1e-25
+    h = differential_entropy(Logistic(0, 0.7), (0,))
+    assert abs(float(h.value) - stats.logistic(scale=0.7).entropy()) < 1e-12
+
+
+@settings(max_examples=4, deadline=None)
+@given(s=st.floats(0.1, 10))
+def test_property_max_entropy_gaussian_and_uniform(s):
+    for law, closed in ((Gaussian(0, s), formulas.gaussian_entropy_at_abs_mean),
+                        (Uniform(-s, s), formulas.uniform_entropy_at_abs_mean)):
+        h = differential_entropy(law)
+        a = expected_distance(law, 0)
+        assert h.value < formulas.laplace_entropy(a.value)
+        assert abs(h.value - closed(a.value)) < 1e-20  # the comparison entropies of Lemma 6.3
+
+
+def test_law_moments_of_a_uniform():
+    m = law_moments(Uniform(-1, 2))
+    assert abs(m.mean - mpmath.mpf(1) / 2) < 1e-25 and abs(m.variance - mpmath.mpf(9) / 12) < 1e-25
+
+
+# ------------------------------------------------------------------------------------------
+# Two laws: total variation (and the KL the Section 6 chain uses)
+# ------------------------------------------------------------------------------------------
+
+
+def test_total_variation_against_closed_forms():
+    tv = total_variation(Gaussian(0, 1), Gaussian(0.7, 1))
+    assert abs(tv.value - formulas.gaussian_shift_total_variation(0.7, 1)) < 1e-25
+    tv = total_variation(Laplace(0, 0.5), Laplace(0.4, 0.5))
+    assert abs(tv.value - formulas.laplace_shift_total_variation(0.4, 0.5)) < 1e-25
+    assert abs(total_variation(Gaussian(0, 1), Gaussian(0, 1)).value) < 1e-25
+    assert total_variation(PointMass(0), PointMass(1)).value == 1
+    mech = ShiftedLogGaussian(0.45, 0.25, r=0.5)
+    tv = total_variation(mech.released_law(1), mech.released_law(2))
+    assert abs(tv.value - formulas.gaussian_shift_total_variation(mpmath.log(mpmath.mpf(9) / 5),
+                                                                  mech.mp_sigma())) < 1e-25
+
+
+@settings(max_examples=4, deadline=None)
+@given(d=st.floats(0.01, 3), s1=st.floats(0.3, 3), s2=st.floats(0.3, 3))
+def test_property_tv_symmetric_bounded_and_pinsker(d, s1, s2):
+    P, Q = Gaussian(0, s1), Gaussian(d, s2)
+    tv = total_variation(P, Q).value
+    tv2 = total_variation(Q, P).value
+    assert 0 <= tv <= 1 and abs(tv - tv2) < 1e-20
+    assert gaussian_renyi(1, 0, s1, d, s2).value >= formulas.pinsker_kl_floor(tv) - 1e-20
+
+
+def test_kl_quadrature_against_closed_forms():
+    """The KL of the chain is countdp.divergence.renyi.kl (the duplicate KL quadrature of the old
+    module is gone): its quadrature route against the Gaussian and Laplace closed forms."""
+    d = kl(Gaussian(0, 1), Gaussian(0.5, 2), method="quadrature")
+    assert abs(d.value - gaussian_renyi(1, 0, 1, 0.5, 2).value) < 1e-25
+    d = kl(Laplace(0, 0.5), Laplace(0.3, 0.5), method="quadrature")
+    assert abs(d.value - laplace_rho(0.6)) < 1e-25  # |D| - 1 + e^{-|D|}, D = 0.3/0.5 (binary doubles)
+    assert kl(PointMass(0), PointMass(1)).value == mpmath.inf
+
+
+# ------------------------------------------------------------------------------------------
+# A channel: mutual information and the estimator error
+# ------------------------------------------------------------------------------------------
+
+
+def test_mutual_information_limits_and_direct_quadrature():
+    prior = uniform_prior(4)
+    info = mutual_information(prior, lambda j: Gaussian(0, 1))  # independent channel: I = 0
+    assert isinstance(info, Information) and abs(info.value) < 1e-12
+    info = mutual_information(prior, lambda j: Gaussian(100 * j, 1))  # separated: I = H(J)
+    assert abs(info.value - math.log(4)) < 1e-10
+    prior2 = {0: mpmath.mpf(1) / 2, 1: mpmath.mpf(1) / 2}
+    info = mutual_information(prior2, lambda j: Gaussian(j, 1))
+
+    def integrand(y):
+        f0, f1 = mpmath.npdf(y, 0, 1), mpmath.npdf(y, 1, 1)
+        m = (f0 + f1) / 2
+        return (f0 * mpmath.log(f0 / m) + f1 * mpmath.log(f1 / m)) / 2
+
+    direct = mpmath.quad(integrand, [-mpmath.inf, 0, 0.5, 1, mpmath.inf])
+    assert abs(info.value - float(direct)) < 1e-12
+    assert info.error < 1e-10
+
+
+def test_mutual_information_mc_agrees():
+    prior = binomial_prior(6, 0.5)
+
+    def channel(j):
+        return Laplace(j, 0.7)
+
+    info = mutual_information(prior, channel)
+    mc = mutual_information_mc(prior, channel, Settings().rng("test-mi"), 100_000)
+    assert abs(info.value - mc.mean) <= mc.halfwidth
+
+
+def test_mutual_information_with_atoms():
+    mech = ShiftedLogGaussian(0.9, 1, r=0.95)
+    prior = uniform_prior(3)
+    info = mutual_information(prior, lambda j: mech.released_law(j))  # counts 0, 1, 2: big atoms
+    mc = mutual_information_mc(prior, lambda j: mech.released_law(j), Settings().rng("atoms"), 100_000)
+    assert abs(info.value - mc.mean) <= mc.halfwidth + info.error
+
+
+def test_estimator_error_by_quadrature_and_by_closed_form():
+    prior = uniform_prior(3)
+    quad = estimator_error(prior, lambda j: Gaussian(j, 0.5))
+    closed = estimator_error(prior, lambda j: Gaussian(j, 0.5), per_count=lambda j: 0.5 * mpmath.sqrt(2 / mpmath.pi))
+    assert abs(quad.value - closed.value) <= quad.error + closed.error
+
+
+def test_control_dropping_the_dither_is_rejected():
+    prior = uniform_prior(5)
+    info = mutual_information(prior, lambda j: Gaussian(j, 0.1))
+    H = shannon_entropy(prior)
+    D = mpmath.mpf(0.1) * mpmath.sqrt(2 / mpmath.pi)
+    assert holds(info.value, ">=", formulas.information_floor(H, D), info.error)
+    assert not holds(info.value, ">=", H - mpmath.log(2 * mpmath.e * D), info.error)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: shannon_entropy({0: -0.5, 1: 1.5}),
+    lambda: many_count_bound_for_prior({3: 1.0}, 3, 5, 0.1),
+    lambda: many_count_bound_for_prior({3: 0.5, 4: 0.5}, 3, 0, 0.1),
+    lambda: many_count_bound_for_prior({3: 0.5, 4: 0.5}, 3, 5, 1.5),
+    lambda: differential_entropy(ShiftedLogGaussian(0.1, 1).released_law(3)),
+    lambda: mutual_information({0: 0.5, 1: 0.6}, lambda j: Gaussian(j, 1)),
+    lambda: mutual_information({0: 0.5, 1: 0.5},
+                               lambda j: Gaussian(j, 1) if j == 0 else ShiftedLogGaussian(0.1, 1).released_law(3)),
+    lambda: total_variation(Gaussian(0, 1), ShiftedLogGaussian(0.1, 1).released_law(3))])
+def test_bad_input_raises_value_error(call):
+    with pytest.raises(ValueError):
+        call()

@@ -1,0 +1,49 @@
+"""Tests of countdp.laws.reference: the reference laws are probability laws, with the stated
+cdf, samplers and parameter checks."""
+
+import mpmath
+import numpy as np
+import pytest
+
+from countdp.harness.results import Settings
+from countdp.laws.expectation import quad_expectation
+from countdp.laws.reference import (Laplace, Logistic, RaisedCosine, Triangular, TruncatedGaussian,
+                                    TruncatedLaplace, Uniform, standard_laplace_cdf, standard_laplace_sf)
+
+
+@pytest.fixture(autouse=True)
+def _precision():
+    with mpmath.workdps(30):
+        yield
+
+
+@pytest.mark.parametrize("law,br", [
+    (Laplace(0.3, 0.7), (0.3,)), (Uniform(-1, 2), ()), (Logistic(0, 0.7), (0,)),
+    (Triangular(1, 2), (1,)), (RaisedCosine(1.5), ()), (TruncatedLaplace(2, 0.5), (0,)),
+    (TruncatedGaussian(-1, 2.5), ())])
+def test_reference_laws_are_probability_densities(law, br):
+    total, err = quad_expectation(law, lambda x: mpmath.mpf(1), br)
+    assert abs(total - 1) < 1e-20 + err
+
+
+def test_laplace_cdf_sampler_and_kink():
+    law = Laplace(1, 2)
+    assert law.density.breakpoints == (1.0,)
+    for x in (-3, 0.5, 1, 4):
+        assert abs(float(law.mp_cdf(x)) - float(law.cdf(x))) < 1e-15
+        p, _ = quad_expectation(law, lambda y: mpmath.mpf(1) if y <= x else mpmath.mpf(0), (x,))
+        assert abs(p - law.mp_cdf(x)) < 1e-20
+    x = law.sample(Settings().rng("laplace"), 100_000)
+    assert abs(np.mean(x) - 1) < 0.05
+    for z in (-40, -1, 0, 0.5, 40):
+        assert abs(standard_laplace_cdf(z) + standard_laplace_sf(z) - 1) < 1e-28
+    assert standard_laplace_cdf(-40) > 0 and standard_laplace_sf(40) > 0  # no cancellation
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda: Laplace(0, 0), "b must"), (lambda: Uniform(1, 1), "lo must"), (lambda: Logistic(0, -1), "s must"),
+    (lambda: Triangular(0, 0), "w must"), (lambda: RaisedCosine(-1), "w must"),
+    (lambda: TruncatedLaplace(0, 1), "L must"), (lambda: TruncatedGaussian(2, 1), "a must")])
+def test_bad_input_names_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()

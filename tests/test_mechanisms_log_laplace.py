@@ -1,0 +1,83 @@
+"""Tests of countdp.mechanisms.log_laplace: calibration, budget, laws and parameter checks of the
+log-Laplace mechanism (the second admissible mechanism of the two-count chain)."""
+
+import mpmath
+import numpy as np
+import pytest
+
+from countdp import formulas
+from countdp.divergence.renyi import kl
+from countdp.laws.expectation import quad_expectation
+from countdp.laws.moments import expected_distance, probability_at_most
+from countdp.laws.reference import Laplace
+from countdp.mechanisms.epsilon_dp import laplace_renyi_mironov, laplace_rho
+from countdp.mechanisms.log_laplace import LogLaplaceMechanism
+
+
+@pytest.fixture(autouse=True)
+def _precision():
+    with mpmath.workdps(30):
+        yield
+
+
+def test_log_laplace_mechanism_calibration_and_budget():
+    m = LogLaplaceMechanism(0.05, 1, r=0.1)
+    b = m.mp_b()
+    assert abs((1 + 1) * b / (1 - b * b) - mpmath.mpf(0.05)) < 1e-27
+    # E|e^{bL} - 1| by quadrature of the Laplace law (of scale float(b): agreement to ~1e-16)
+    g, ge = quad_expectation(Laplace(0, float(b)), lambda l: abs(mpmath.exp(l) - 1), (0,))
+    assert abs(g - m.abs_multiplicative_error()) < 1e-15
+    v = m.v_array(np.arange(0, 200))
+    assert np.all(np.diff(v) <= 0)
+    assert v[0] == v[1] and abs(v[5] - float(m.mp_v(5))) < 1e-15 * v[5]
+    assert abs(m.mp_v(7) - m.mp_eps(7) ** 2 / 2) < 1e-28
+    # zCDP of the unclipped edge n-1 <-> n: D_alpha <= alpha v(n), both directions
+    for n in (1, 2, 30):
+        d = mpmath.log((n + 1) / mpmath.mpf(n)) / b
+        for alpha in (1.5, 3, 20):
+            assert laplace_renyi_mironov(alpha, d) <= alpha * m.mp_v(n)
+    # utility: quadrature of the released law's error <= r0 n
+    for n in (1, 5):
+        assert expected_distance(m.released_law(n), n).value <= 0.05 * n
+        assert abs(m.expected_abs_error_unclipped(n) - (n + 1) * mpmath.mpf(0.05) / 2) < 1e-27
+
+
+def test_laplace_renyi_against_quadrature():
+    """The closed form D_alpha of a Laplace pair that bounds the log-Laplace edge (Mironov's)."""
+    for alpha, d in [(1.5, 0.3), (4, 1.2)]:
+        def f(x):
+            return mpmath.exp(alpha * (-abs(x)) + (1 - alpha) * (-abs(x - d))) / 2
+
+        direct = mpmath.log(mpmath.quad(f, [-mpmath.inf, 0, d, mpmath.inf])) / (alpha - 1)
+        assert abs(laplace_renyi_mironov(alpha, d) - direct) < 1e-25
+        assert laplace_renyi_mironov(alpha, d) <= alpha * d ** 2 / 2  # eps-DP gives eps^2/2-zCDP
+
+
+def test_log_laplace_released_law_masses_and_cdf():
+    m = LogLaplaceMechanism(0.45, 0.25, r=0.5)
+    law = m.released_law(2)
+    total, err = quad_expectation(law, lambda x: mpmath.mpf(1), ())
+    assert abs(total - 1) < 1e-20
+    p = probability_at_most(law, 1.7)
+    assert abs(p.value - m.mp_cdf_released(2, 1.7)) < 1e-20
+    # far-left atom without cancellation
+    tiny = LogLaplaceMechanism(0.05, 1, r=0.1).released_law(5).atoms()
+    assert tiny and list(tiny.values())[0] > 0
+
+
+def test_unclipped_pair_kl_is_the_laplace_kl():
+    m = LogLaplaceMechanism(0.05, 1, r=0.1)
+    d = kl(m.unclipped_law(1), m.unclipped_law(3), method="quadrature")
+    delta = mpmath.log(mpmath.mpf(4) / 2) / m.mp_b()
+    assert abs(d.value - laplace_rho(delta)) <= d.error + 1e-25 * d.value
+    assert abs(formulas.laplace_shift_total_variation(delta * m.mp_b(), m.mp_b())
+               - (1 - mpmath.exp(-delta / 2))) < 1e-27
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda: LogLaplaceMechanism(0.2, 1, r=0.1), "r0 must"), (lambda: LogLaplaceMechanism(0.05, 0, r=0.1), "c must"),
+    (lambda: LogLaplaceMechanism(0.05, 1).mp_cdf_released(3, -1.0), "y must"),
+    (lambda: LogLaplaceMechanism(0.05, 1).mp_v(-1), "n must")])
+def test_bad_input_names_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
