@@ -265,7 +265,7 @@ def _atom_part(P: Law, Q: Law, gamma) -> _AtomPart:
     """Atoms of P against Q (integer laws are summed over a window with a proven tail bound)."""
     err, method = mpmath.mpf(0), None
     if P.integer or Q.integer:
-        tail = mpmath.mpf(10) ** (-mpmath.mp.dps)
+        tail = working_precision(0)
         wins = [L.window(tail) for L in (P, Q) if L.integer]
         lo = min(w[0] for w in wins)
         hi = max(w[1] for w in wins)

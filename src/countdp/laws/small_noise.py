@@ -48,7 +48,7 @@ def small_noise_remainder(sigma) -> Estimate:
     guard = 10 + max(0, int(-mpmath.log10(s)))
     with mpmath.workdps(dps + guard):
         g = _remainder(s)
-        z1, z2 = _remainder_zeros(g, s, mpmath.mpf(10) ** (-(dps + guard - 3)))
+        z1, z2 = _remainder_zeros(g, s, working_precision(3))
         f = lambda z: abs(g(z)) * mpmath.npdf(z)  # noqa: E731
         pieces = [[-mpmath.inf, z1 - 8, z1 - 2, z1], [z1, s, z2], [z2, z2 + 2, z2 + 8, mpmath.inf]]
         total, err = mpmath.mpf(0), mpmath.mpf(0)
