@@ -1,7 +1,9 @@
 """Privacy accounting for count-dependent budgets: zCDP -> (eps, delta), exact privacy profiles,
 composition (Sections 5.1 and 8 of the paper).
 
-Conversions of a rho-zCDP guarantee (``D_alpha(P||Q) <= alpha rho`` for every alpha > 1):
+Conversions of a rho-zCDP guarantee (``D_alpha(P||Q) <= alpha rho`` for every alpha > 1); the
+closed forms are :func:`countdp.formulas.bun_steinke_epsilon`,
+:func:`countdp.formulas.cks_log_delta_at` and :func:`countdp.formulas.cks_log_delta_slope`:
 
 * Bun-Steinke (2016, Prop. 1.3; quoted in Section 5.1):
   ``eps = rho + 2 sqrt(rho log(1/delta))``                               :func:`zcdp_to_approx_dp`
@@ -16,7 +18,8 @@ The exact privacy profile of a pair of output laws is the hockey-stick divergenc
 
 * in closed form for equal-variance Gaussians (and log-shifted Gaussians with one shift c, by the
   bijection u -> log(u + c) of eq 10): with ``mu = |shift| / s``,
-  ``delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu)``   (:func:`gaussian_hockey_stick`);
+  ``delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu)``
+  (:func:`countdp.formulas.gaussian_profile`, :func:`gaussian_hockey_stick`);
 * otherwise from the laws' atoms (exact sums) and densities (mpmath quadrature in the density's
   integration coordinate, split at the crossing points p = e^eps q found by root-finding, so that
   every integrand is nonnegative and smooth).
@@ -34,15 +37,19 @@ Every function raises ValueError naming a bad parameter and its range.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import mpmath
 import numpy as np
 
-from ..numerics import validate
+from .. import formulas
 from ..laws import Density, Gaussian, GaussianDensity, Law, LogShiftedGaussian, LogShiftedGaussianDensity, \
     PointMass
+from ..numerics import validate
+from ..numerics.estimate import Estimate
+from ..numerics.tolerance import working_precision
 
 INF = mpmath.mpf("inf")
 
@@ -56,7 +63,7 @@ def _solve_decreasing(f: Callable, lo, hi, xtol, max_iter: int = 400):
 
     Illinois-modified regula falsi, with a bisection step whenever an end value is infinite or
     the previous step did not halve the bracket; stops when the bracket is narrower than ``xtol``
-    (absolute).  Returns (root, lo, hi, f_lo, f_hi)."""
+    (absolute) and returns its midpoint (or an exact zero when one is hit)."""
     lo, hi = mpmath.mpf(lo), mpmath.mpf(hi)
     flo, fhi = f(lo), f(hi)
     side, bisect = 0, False
@@ -72,7 +79,7 @@ def _solve_decreasing(f: Callable, lo, hi, xtol, max_iter: int = 400):
                 x = (lo + hi) / 2
         fx = f(x)
         if fx == 0:
-            return x, x, x, fx, fx
+            return x
         if fx > 0:
             lo, flo = x, fx
             if side == 1 and not mpmath.isinf(fhi):
@@ -84,12 +91,11 @@ def _solve_decreasing(f: Callable, lo, hi, xtol, max_iter: int = 400):
                 flo /= 2
             side = -1
         bisect = (hi - lo) > width / 2
-    x = (lo + hi) / 2
-    return x, lo, hi, flo, fhi
+    return (lo + hi) / 2
 
 
 def _xtol(x_scale, rel=None):
-    rel = mpmath.mpf(10) ** (-(mpmath.mp.dps - 5)) if rel is None else mpmath.mpf(rel)
+    rel = working_precision(5) if rel is None else mpmath.mpf(rel)
     return rel * (1 + abs(mpmath.mpf(x_scale)))
 
 
@@ -103,8 +109,7 @@ def zcdp_to_approx_dp(rho, delta):
     ``(rho + 2 sqrt(rho log(1/delta)), delta)``-DP for every 0 < delta < 1."""
     rho = validate.real("rho", rho, lo=0, lo_open=False)
     delta = validate.real("delta", delta, lo=0, hi=1)
-    rho, delta = mpmath.mpf(rho), mpmath.mpf(delta)
-    return rho + 2 * mpmath.sqrt(rho * mpmath.log(1 / delta))
+    return formulas.bun_steinke_epsilon(mpmath.mpf(rho), mpmath.mpf(delta))
 
 
 def cks_alpha(rho, eps):
@@ -114,7 +119,7 @@ def cks_alpha(rho, eps):
     eps = mpmath.mpf(validate.real("eps", eps, lo=0, lo_open=False))
 
     def h(a):  # increasing in a: -inf at 1+, +inf at infinity
-        return (2 * a - 1) * rho - eps + mpmath.log(1 - 1 / a)
+        return formulas.cks_log_delta_slope(rho, eps, a)
 
     lo = mpmath.mpf(2)
     while h(lo) >= 0:
@@ -122,8 +127,7 @@ def cks_alpha(rho, eps):
     hi = mpmath.mpf(2)
     while h(hi) <= 0:
         hi *= 4
-    root, *_ = _solve_decreasing(lambda a: -h(a), lo, hi, _xtol(hi) * mpmath.mpf(10) ** -3)
-    return root
+    return _solve_decreasing(lambda a: -h(a), lo, hi, _xtol(hi) * mpmath.mpf(10) ** -3)
 
 
 def cks_log_delta(rho, eps):
@@ -133,8 +137,7 @@ def cks_log_delta(rho, eps):
     eps = mpmath.mpf(validate.real("eps", eps, lo=0, lo_open=False))
     if rho == 0:
         return -INF
-    a = cks_alpha(rho, eps)
-    return (a - 1) * (a * rho - eps) - mpmath.log(a - 1) + a * mpmath.log(1 - 1 / a)
+    return formulas.cks_log_delta_at(rho, eps, cks_alpha(rho, eps))
 
 
 def cks_delta(rho, eps):
@@ -156,8 +159,7 @@ def cks_eps(rho, delta):
     hi = zcdp_to_approx_dp(rho, delta)
     while cks_log_delta(rho, hi) > target:  # not expected: CKS <= BS at every alpha
         hi *= 2
-    root, *_ = _solve_decreasing(lambda e: cks_log_delta(rho, e) - target, 0, hi, _xtol(hi))
-    return root
+    return _solve_decreasing(lambda e: cks_log_delta(rho, e) - target, 0, hi, _xtol(hi))
 
 
 # ============================================================================================
@@ -165,19 +167,16 @@ def cks_eps(rho, delta):
 # ============================================================================================
 
 
-@dataclass
-class Profile:
-    """``delta_{P||Q}(eps) = int (dP - e^eps dQ)_+`` with its absolute error and method."""
+@dataclass(frozen=True)
+class Profile(Estimate):
+    """``delta_{P||Q}(eps) = int (dP - e^eps dQ)_+`` (``value``) with its absolute ``error``, the
+    method, the crossings p = e^eps q found, and (when asked for) ``p_mass`` = P(A) of the set
+    A = {p > e^eps q}, which gives the slope d delta/d eps = -(P(A) - delta)."""
 
-    value: mpmath.mpf
-    error: mpmath.mpf
-    method: str
+    method: str = ""
     eps: object = None
     crossings: list = field(default_factory=list)
-    p_mass: object = None  # P(A) of the set A = {p > e^eps q} (when computed): d delta/d eps = -(P(A) - delta)
-
-    def __float__(self) -> float:
-        return float(self.value)
+    p_mass: object = None
 
 
 def gaussian_hockey_stick(mu, eps):
@@ -188,7 +187,7 @@ def gaussian_hockey_stick(mu, eps):
     if mu == 0:
         return mpmath.mpf(0)
     with mpmath.workdps(mpmath.mp.dps + 20):  # guard digits against the cancellation
-        val = mpmath.ncdf(mu / 2 - eps / mu) - mpmath.exp(eps) * mpmath.ncdf(-mu / 2 - eps / mu)
+        val = formulas.gaussian_profile(mu, eps)
     return +max(val, mpmath.mpf(0))
 
 
@@ -207,8 +206,7 @@ def gaussian_eps_of_delta(mu, delta):
     hi = mu * mu / 2 + mu * mpmath.sqrt(2 * mpmath.log(1 / delta)) + 1
     while f(hi) > 0:
         hi *= 2
-    root, *_ = _solve_decreasing(f, 0, hi, _xtol(hi))
-    return root
+    return _solve_decreasing(f, 0, hi, _xtol(hi))
 
 
 def _closed_profile(P: Law, Q: Law, eps) -> Profile | None:
@@ -246,19 +244,28 @@ def hockey_stick(P: Law, Q: Law, eps, method: str = "auto", with_mass: bool = Fa
     return _profile_by_quadrature(P, Q, eps, with_mass)
 
 
+@dataclass(frozen=True)
+class _AtomPart:
+    """The atoms' share of a profile: sum_x (p_x - e^eps q_x)_+, its error (the integer window's
+    tail), the P-mass of the atoms where p > e^eps q, and how it was computed."""
+
+    value: object
+    error: object
+    p_mass: object
+    method: str | None
+
+
 def _atom_table(L: Law, lo: int | None = None, hi: int | None = None) -> dict:
     if L.integer and not hasattr(L, "table"):
         return {mpmath.mpf(k): L.mp_pmf(k) for k in range(lo, hi + 1)}
     return L.atoms()
 
 
-def _profile_by_quadrature(P: Law, Q: Law, eps, with_mass: bool = False) -> Profile:
-    gamma = mpmath.exp(eps)
-    total, err, mass = mpmath.mpf(0), mpmath.mpf(0), mpmath.mpf(0)
-    methods = []
-    # -- atoms (integer laws are summed over a window with a proven tail bound) --
+def _atom_part(P: Law, Q: Law, gamma) -> _AtomPart:
+    """Atoms of P against Q (integer laws are summed over a window with a proven tail bound)."""
+    err, method = mpmath.mpf(0), None
     if P.integer or Q.integer:
-        tail = mpmath.mpf(10) ** (-mpmath.mp.dps)
+        tail = working_precision(0)
         wins = [L.window(tail) for L in (P, Q) if L.integer]
         lo = min(w[0] for w in wins)
         hi = max(w[1] for w in wins)
@@ -266,18 +273,24 @@ def _profile_by_quadrature(P: Law, Q: Law, eps, with_mass: bool = False) -> Prof
         q_atoms = _atom_table(Q, lo, hi) if Q.integer else Q.atoms()
         if P.integer and not hasattr(P, "table"):
             err += tail  # P's mass outside the window bounds what was left out
-        methods.append(f"exact pmf sum over {lo}..{hi}")
+        method = f"exact pmf sum over {lo}..{hi}"
     else:
         p_atoms, q_atoms = P.atoms(), Q.atoms()
         if p_atoms:
-            methods.append("exact sum over atoms")
+            method = "exact sum over atoms"
+    total, mass = mpmath.mpf(0), mpmath.mpf(0)
     for x, p in p_atoms.items():
-        q = q_atoms.get(x, mpmath.mpf(0))
-        d = p - gamma * q
+        d = p - gamma * q_atoms.get(x, mpmath.mpf(0))
         if d > 0:
             total += d
             mass += p
-    # -- densities --
+    return _AtomPart(total, err, mass, method)
+
+
+def _profile_by_quadrature(P: Law, Q: Law, eps, with_mass: bool = False) -> Profile:
+    atoms = _atom_part(P, Q, mpmath.exp(eps))
+    total, err, mass = atoms.value, atoms.error, atoms.p_mass
+    methods = [atoms.method] if atoms.method else []
     pd = None if P.integer else P.density
     qd = None if Q.integer else Q.density
     crossings = []
@@ -287,10 +300,11 @@ def _profile_by_quadrature(P: Law, Q: Law, eps, with_mass: bool = False) -> Prof
             mass += pd.mass()
             methods.append("P's density part (Q has none) counted whole")
         else:
-            val, e, crossings, pm = _density_profile(pd, qd, eps, with_mass)
-            total += val
-            err += e
-            mass = mass + pm if pm is not None else None
+            dens = _density_profile(pd, qd, eps, with_mass)
+            total += dens.value
+            err += dens.error
+            crossings = dens.crossings
+            mass = mass + dens.p_mass if dens.p_mass is not None else None
             methods.append("mpmath quadrature of (p - e^eps q)_+ split at the crossings")
     return Profile(total, err, " plus ".join(methods) or "empty", eps, crossings,
                    mass if with_mass else None)
@@ -311,16 +325,146 @@ def _log_parts(pd: Density, qd: Density):
     return parts
 
 
+@dataclass(frozen=True)
+class _Window:
+    """P's integration range [T_lo, T_hi] and the centres and scales of P and Q in it."""
+
+    T_lo: object
+    T_hi: object
+    cp: object
+    sp: object
+    cq: object
+    sq: object
+
+    @property
+    def scale(self):
+        return max(self.sp, self.sq)
+
+
+def _window(pd: Density, qd: Density) -> _Window:
+    t_lo, t_hi = pd.t_range()
+    mp_lo = getattr(pd, "mp_t_lo", lambda: None)()
+    T_lo = mp_lo if mp_lo is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -INF)
+    T_hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else INF
+    cp, sp = (mpmath.mpf(v) for v in pd.t_center_scale())
+    try:
+        cq, sq = (mpmath.mpf(v) for v in qd.t_center_scale()) if pd.same_coordinate(qd) else (cp, sp)
+    except NotImplementedError:
+        cq, sq = cp, sp
+    return _Window(T_lo, T_hi, cp, sp, cq, sq)
+
+
+def _crossings(D: Callable, win: _Window, width: int, points: int) -> list:
+    """The sign changes of D on ``points`` nodes over ``width`` scales around both centres
+    (clipped to the support), each refined by root-finding."""
+    scale = win.scale
+    a = max(win.T_lo, min(win.cp, win.cq) - width * scale)
+    b = min(win.T_hi, max(win.cp, win.cq) + width * scale)
+    grid = [a + (b - a) * k / (points - 1) for k in range(points)]
+    if win.T_lo > -INF:
+        grid[0] = win.T_lo + (grid[1] - win.T_lo) * mpmath.mpf(10) ** -12
+    vals = [D(t) for t in grid]
+
+    def sgn(v):
+        return 1 if v > 0 else -1
+
+    out = []
+    for i in range(points - 1):
+        if sgn(vals[i]) != sgn(vals[i + 1]):
+            s0 = sgn(vals[i])
+            out.append(_solve_decreasing(lambda t: s0 * D(t), grid[i], grid[i + 1],
+                                         _xtol(grid[i + 1]) * (1 + scale)))
+    return out
+
+
+def _representative(lo, hi, win: _Window):
+    """A finite interior point of the piece [lo, hi] (to read off the sign of D there)."""
+    if lo > -INF and hi < INF:
+        return (lo + hi) / 2
+    if lo > -INF:
+        return lo + win.scale
+    if hi < INF:
+        return hi - win.scale
+    return win.cp
+
+
+@dataclass(frozen=True)
+class _DensityProfile:
+    """int (p - e^eps q)_+ over the density parts, its error, the crossings, and P(A) (or None)."""
+
+    value: object
+    error: object
+    crossings: list
+    p_mass: object
+
+
+def _positive_pieces(parts: Callable, D: Callable, win: _Window, crossings: list, eps,
+                     with_mass: bool) -> _DensityProfile:
+    """Integrate p (1 - e^{-D}) >= 0 over the pieces between the crossings where D > 0, with the
+    P-mass of those pieces (0 unless ``with_mass``)."""
+    ends = [win.T_lo] + crossings + [win.T_hi]
+    total, err, pmass = mpmath.mpf(0), mpmath.mpf(0), mpmath.mpf(0)
+    ks = (-16, -8, -4, -2, -1, 0, 1, 2, 4, 8, 16)
+    anchors = {win.cp + k * win.sp for k in ks} | {win.cq + k * win.sq for k in ks}
+
+    def f(t):
+        lp, lq = parts(t)
+        if lp == -INF:
+            return mpmath.mpf(0)
+        if lq == -INF:
+            return mpmath.exp(lp)
+        return mpmath.exp(lp) * -mpmath.expm1(eps + lq - lp)
+
+    def g(t):
+        lp = parts(t)[0]
+        return mpmath.mpf(0) if lp == -INF else mpmath.exp(lp)
+
+    for lo, hi in zip(ends[:-1], ends[1:]):
+        if not D(_representative(lo, hi, win)) > 0:
+            continue
+        inner = sorted(x for x in anchors if lo < x < hi)
+        if lo > -INF and hi < INF and hi - lo > 0:
+            inner = sorted(set(inner) | {lo + (hi - lo) * k / 8 for k in range(1, 8)})
+        nodes = [lo] + inner + [hi]
+        val, e = mpmath.quad(f, nodes, error=True, maxdegree=10)
+        total += val
+        # mpmath's estimate covers the discretisation; the integrand itself carries the rounding
+        # of log p - log q (terms of size ~(t - mu)^2/s^2), seen at ~10^-(dps-4) relative: add
+        # a working-precision term 10^-(dps-6) |val|
+        err += abs(e) + working_precision(6) * abs(val)
+        if with_mass:
+            pmass += mpmath.quad(g, nodes, maxdegree=10)
+    return _DensityProfile(total, err, crossings, pmass)
+
+
+def _rounding_of_D(D: Callable, win: _Window, crossings: list, eps):
+    """A bound on the rounding of D = log p - log q - eps itself (log p, log q are differences of
+    large, nearly equal terms far out, e.g. ((t - mu)/s)^2 with t ~ mu ~ log n): measured by
+    re-evaluating D with 15 guard digits at the centres and crossings, times 4 for safety."""
+    dD = mpmath.mpf(0)
+    for t in [win.cp, win.cq] + crossings:
+        if win.T_lo < t < win.T_hi:
+            d0 = D(t)
+            if mpmath.isinf(d0):
+                continue
+            with mpmath.workdps(mpmath.mp.dps + 15):
+                d1 = D(t)
+            dD = max(dD, abs(d1 - d0))
+    return 4 * (dD + mpmath.eps * (1 + abs(eps)))
+
+
 def _density_profile(pd: Density, qd: Density, eps, with_mass: bool = False, width: int = 40,
-                     points: int = 201):
-    """(value, error, crossings, P-mass of the positive set or None) of int (p - e^eps q)_+ over
-    the density parts.
+                     points: int = 201) -> _DensityProfile:
+    """int (p - e^eps q)_+ over the density parts, with its error, the crossings and (with
+    ``with_mass``) the P-mass of the positive set.
 
     The sign of D(t) = log p - log q - eps is scanned on ``points`` nodes over the window of
     ``width`` scales around both laws' centres (clipped to the support); every sign change is
     refined by root-finding and the positive pieces are integrated (integrand p (1 - e^{-D}) >= 0).
     Sign changes of D beyond the window are not searched for: there P's and Q's densities are
-    below e^{-width^2/2} of their peaks (the error this could cause is of that order)."""
+    below e^{-width^2/2} of their peaks (the error this could cause is of that order).  The
+    integrand p (1 - e^{-D}) errs by at most p |dD| where dD is the rounding of D, so the integral
+    by max|dD| * P(A) <= max|dD|."""
     parts = _log_parts(pd, qd)
 
     def D(t):
@@ -331,90 +475,14 @@ def _density_profile(pd: Density, qd: Density, eps, with_mass: bool = False, wid
             return INF
         return lp - lq - eps
 
-    t_lo, t_hi = pd.t_range()
-    mp_lo = getattr(pd, "mp_t_lo", lambda: None)()
-    T_lo = mp_lo if mp_lo is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -INF)
-    T_hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else INF
-    cp, sp = (mpmath.mpf(v) for v in pd.t_center_scale())
-    try:
-        cq, sq = (mpmath.mpf(v) for v in qd.t_center_scale()) if pd.same_coordinate(qd) else (cp, sp)
-    except NotImplementedError:
-        cq, sq = cp, sp
-    scale = max(sp, sq)
-    a = max(T_lo, min(cp, cq) - width * scale)
-    b = min(T_hi, max(cp, cq) + width * scale)
-    grid = [a + (b - a) * k / (points - 1) for k in range(points)]
-    if T_lo > -INF:
-        grid[0] = T_lo + (grid[1] - T_lo) * mpmath.mpf(10) ** -12
-    vals = [D(t) for t in grid]
-
-    def sgn(v):
-        return 1 if v > 0 else -1
-
-    crossings = []
-    for i in range(points - 1):
-        if sgn(vals[i]) != sgn(vals[i + 1]):
-            s0 = sgn(vals[i])
-            root, *_ = _solve_decreasing(lambda t: s0 * D(t), grid[i], grid[i + 1],
-                                         _xtol(grid[i + 1]) * (1 + scale))
-            crossings.append(root)
-    ends = [T_lo] + crossings + [T_hi]
-    total, err, pmass = mpmath.mpf(0), mpmath.mpf(0), mpmath.mpf(0)
-    anchors = {cp + k * sp for k in (-16, -8, -4, -2, -1, 0, 1, 2, 4, 8, 16)} | \
-              {cq + k * sq for k in (-16, -8, -4, -2, -1, 0, 1, 2, 4, 8, 16)}
-    for lo, hi in zip(ends[:-1], ends[1:]):
-        # the sign on this piece, at a finite interior point
-        if lo > -INF and hi < INF:
-            rep = (lo + hi) / 2
-        elif lo > -INF:
-            rep = lo + scale
-        elif hi < INF:
-            rep = hi - scale
-        else:
-            rep = cp
-        if not D(rep) > 0:
-            continue
-        inner = sorted(x for x in anchors if lo < x < hi)
-        if lo > -INF and hi < INF and hi - lo > 0:
-            inner = sorted(set(inner) | {lo + (hi - lo) * k / 8 for k in range(1, 8)})
-        nodes = [lo] + inner + [hi]
-
-        def f(t):
-            lp, lq = parts(t)
-            if lp == -INF:
-                return mpmath.mpf(0)
-            if lq == -INF:
-                return mpmath.exp(lp)
-            return mpmath.exp(lp) * -mpmath.expm1(eps + lq - lp)
-
-        val, e = mpmath.quad(f, nodes, error=True, maxdegree=10)
-        total += val
-        # mpmath's estimate covers the discretisation; the integrand itself carries the rounding
-        # of log p - log q (terms of size ~(t - mu)^2/s^2), seen at ~10^-(dps-4) relative: add
-        # a working-precision term 10^-(dps-6) |val|
-        err += abs(e) + mpmath.mpf(10) ** (-(mpmath.mp.dps - 6)) * abs(val)
-        if with_mass:
-            def g(t):
-                lp = parts(t)[0]
-                return mpmath.mpf(0) if lp == -INF else mpmath.exp(lp)
-            pmass += mpmath.quad(g, nodes, maxdegree=10)
-    # rounding of D = log p - log q - eps itself (log p, log q are differences of large, nearly
-    # equal terms far out, e.g. ((t - mu)/s)^2 with t ~ mu ~ log n): measured by re-evaluating D
-    # with 15 guard digits at the centres and crossings; the integrand p (1 - e^{-D}) errs by at
-    # most p |dD|, so the integral by max|dD| * P(A) <= max|dD| (times 4 for safety).
-    if total > 0:
-        dD = mpmath.mpf(0)
-        for t in [cp, cq] + crossings:
-            if T_lo < t < T_hi:
-                d0 = D(t)
-                if mpmath.isinf(d0):
-                    continue
-                with mpmath.workdps(mpmath.mp.dps + 15):
-                    d1 = D(t)
-                dD = max(dD, abs(d1 - d0))
-        dD = 4 * (dD + mpmath.eps * (1 + abs(eps)))
-        err += dD * (pmass if with_mass else min(pd.mass(), mpmath.mpf(1)))
-    return total, err, crossings, (pmass if with_mass else None)
+    win = _window(pd, qd)
+    crossings = _crossings(D, win, width, points)
+    pieces = _positive_pieces(parts, D, win, crossings, eps, with_mass)
+    err = pieces.error
+    if pieces.value > 0:
+        dD = _rounding_of_D(D, win, crossings, eps)
+        err += dD * (pieces.p_mass if with_mass else min(pd.mass(), mpmath.mpf(1)))
+    return _DensityProfile(pieces.value, err, crossings, pieces.p_mass if with_mass else None)
 
 
 # ============================================================================================
@@ -422,61 +490,86 @@ def _density_profile(pd: Density, qd: Density, eps, with_mass: bool = False, wid
 # ============================================================================================
 
 
-@dataclass
-class Epsilon:
-    """The eps at which the exact profile equals delta (max over the orderings), with an error."""
+@dataclass(frozen=True)
+class Epsilon(Estimate):
+    """The eps at which the exact profile equals ``delta`` (max over the orderings, ``value``),
+    with an ``error``, the eps of each ordering, and why it is infinite when it is."""
 
-    value: mpmath.mpf
-    error: mpmath.mpf
-    delta: mpmath.mpf
+    delta: object = None
     by_ordering: dict = field(default_factory=dict)
     reason: str | None = None
 
-    def __float__(self) -> float:
-        return float(self.value)
+
+@dataclass(frozen=True)
+class _OneWay:
+    """eps for one ordering (P, Q), its error, and why it is infinite when it is."""
+
+    value: object
+    error: object
+    reason: str | None = None
 
 
-def _eps_one_way(P: Law, Q: Law, delta, method, rel_tol):
-    """Safeguarded Newton on g(eps) = log delta_{P||Q}(eps) - log delta, with the exact slope
-    g'(eps) = -(P(A) - delta(eps)) / delta(eps) (A = {p > e^eps q}; envelope theorem); a bisection
-    step whenever Newton leaves the bracket.  Returns (eps, error, reason-if-infinite)."""
-    target = mpmath.log(delta)
+@dataclass(frozen=True)
+class _LogProfilePoint:
+    """g = log delta_{P||Q}(eps) - log(target delta) at one eps, its slope in eps (None when not
+    known), and the profile it came from."""
+
+    g: object
+    slope: object
+    profile: Profile
+
+
+def _log_profile(P: Law, Q: Law, target, method: str) -> Callable[[object], _LogProfilePoint]:
+    """eps -> g = log delta_{P||Q}(eps) - target with its exact slope g' = -(P(A) - delta)/delta
+    (A = {p > e^eps q}; envelope theorem) on the quadrature route."""
     closed = method != "quadrature" and _closed_profile(P, Q, mpmath.mpf(0)) is not None
 
-    def F(e):
+    def F(e) -> _LogProfilePoint:
         if closed:
             pr = hockey_stick(P, Q, e, method=method)
             v = pr.value
-            g = (mpmath.log(v) if v > 0 else -INF) - target
-            return g, None, pr
+            return _LogProfilePoint((mpmath.log(v) if v > 0 else -INF) - target, None, pr)
         pr = hockey_stick(P, Q, e, method=method, with_mass=True)
         v = pr.value
         if v <= 0:
-            return -INF, None, pr
-        return mpmath.log(v) - target, -(pr.p_mass - v) / v, pr
+            return _LogProfilePoint(-INF, None, pr)
+        return _LogProfilePoint(mpmath.log(v) - target, -(pr.p_mass - v) / v, pr)
 
-    g0, d0, p0 = F(mpmath.mpf(0))
-    if g0 <= 0:
-        return mpmath.mpf(0), p0.error, None
+    return F
+
+
+def _next_candidate(x, gx, dx, lo, hi):
+    """A Newton step from x, or a doubling (no upper end yet) or bisection step instead."""
+    cand = None
+    if dx is not None and dx < 0 and not mpmath.isinf(gx):
+        cand = x - gx / dx
+    if hi is None:
+        if cand is None or not cand > lo:
+            cand = 2 * lo + 1
+        if cand > 1e6 * (1 + lo):
+            cand = 2 * lo + 1
+    elif cand is None or not (lo < cand < hi):
+        cand = (lo + hi) / 2
+    return cand
+
+
+def _eps_one_way(P: Law, Q: Law, delta, method, rel_tol) -> _OneWay:
+    """Safeguarded Newton on g(eps) = log delta_{P||Q}(eps) - log delta, with the exact slope
+    (see :func:`_log_profile`); a bisection step whenever Newton leaves the bracket."""
+    F = _log_profile(P, Q, mpmath.log(delta), method)
+    start = F(mpmath.mpf(0))
+    if start.g <= 0:
+        return _OneWay(mpmath.mpf(0), start.profile.error)
     lo, hi = mpmath.mpf(0), None
-    x, gx, dx, px = lo, g0, d0, p0
+    x, gx, dx, px = lo, start.g, start.slope, start.profile
     last_step = INF
-    slope_info = None
     for _ in range(200):
-        cand = None
-        if dx is not None and dx < 0 and not mpmath.isinf(gx):
-            cand = x - gx / dx
-        if hi is None:
-            if cand is None or not cand > lo:
-                cand = 2 * lo + 1
-            if cand > 1e6 * (1 + lo):
-                cand = 2 * lo + 1
-        elif cand is None or not (lo < cand < hi):
-            cand = (lo + hi) / 2
+        cand = _next_candidate(x, gx, dx, lo, hi)
         if hi is None and cand > mpmath.mpf(2) ** 70:
-            return INF, mpmath.mpf(0), (f"the profile stays above delta = {mpmath.nstr(delta, 6)} for "
-                                        "every eps (an atom of P where Q has none)")
-        gc, dc, pc = F(cand)
+            return _OneWay(INF, mpmath.mpf(0), f"the profile stays above delta = {mpmath.nstr(delta, 6)} "
+                           "for every eps (an atom of P where Q has none)")
+        point = F(cand)
+        gc, dc, pc = point.g, point.slope, point.profile
         last_step = abs(cand - x)
         x, gx, dx, px = cand, gc, dc, pc
         if gc > 0:
@@ -489,7 +582,6 @@ def _eps_one_way(P: Law, Q: Law, delta, method, rel_tol):
         if last_step <= tol or (hi is not None and hi - lo <= tol):
             break
         if dc is not None and dc < 0 and not mpmath.isinf(gc) and abs(gc / dc) <= tol / 4:
-            slope_info = (gc, dc)
             x = x - gc / dc
             last_step = abs(gc / dc)
             break
@@ -500,7 +592,7 @@ def _eps_one_way(P: Law, Q: Law, delta, method, rel_tol):
         err += px.error / px.value / abs(dx)
     elif hi is not None and hi > lo:
         err += hi - lo
-    return x, err, None
+    return _OneWay(x, err)
 
 
 def eps_of_delta(P: Law, Q: Law, delta, method: str = "auto", both: bool = True,
@@ -522,12 +614,12 @@ def eps_of_delta(P: Law, Q: Law, delta, method: str = "auto", both: bool = True,
         orders["Q||P"] = (Q, P)
     out, reason, best, best_err = {}, None, mpmath.mpf(-1), mpmath.mpf(0)
     for name, (A, B) in orders.items():
-        v, e, why = _eps_one_way(A, B, delta, method, rel_tol)
-        out[name] = v
-        if why:
-            reason = why
-        if v > best:
-            best, best_err = v, e
+        one = _eps_one_way(A, B, delta, method, rel_tol)
+        out[name] = one.value
+        if one.reason:
+            reason = one.reason
+        if one.value > best:
+            best, best_err = one.value, one.error
     return Epsilon(best, best_err, delta, out, reason)
 
 
@@ -561,8 +653,6 @@ def composed_budget(mechanisms: Sequence, n):
 
 def _float_log_t(d: Density) -> Callable:
     """float64 log of the density per unit of its integration coordinate t (scalar in, scalar out)."""
-    import math
-
     if isinstance(d, (LogShiftedGaussianDensity, GaussianDensity)):
         mu, s = float(d.mu), float(d.s)
         if isinstance(d, LogShiftedGaussianDensity):
@@ -582,88 +672,130 @@ def _float_log_t(d: Density) -> Callable:
     return lambda t: float(d.mp_log_integrand_t(mpmath.mpf(t)))
 
 
-def _split(L: Law):
+@dataclass(frozen=True)
+class _Parts:
+    """A law without integer support split into its atoms and its density part (None if none)."""
+
+    atoms: dict
+    density: Density | None
+
+
+def _split(L: Law) -> _Parts:
     if L.integer:
         raise ValueError("joint_renyi_2d handles atoms + densities, not integer laws")
-    return L.atoms(), (L.density if L.density is not None and L.density.mass() > 0 else None)
+    return _Parts(L.atoms(), L.density if L.density is not None and L.density.mass() > 0 else None)
+
+
+@dataclass(frozen=True)
+class _Box:
+    """The integration interval [lo, hi] of one coordinate and the peak of p^alpha q^(1-alpha)."""
+
+    lo: float
+    hi: float
+    peak: float
+
+
+def _box(pd: Density, qd: Density, alpha: float, width: float) -> _Box:
+    cp, sp = (float(v) for v in pd.t_center_scale())
+    cq, _ = (float(v) for v in qd.t_center_scale())
+    peak = alpha * cp + (1 - alpha) * cq
+    t_lo, t_hi = pd.t_range()
+    return _Box(max(t_lo, min(cp, cq, peak) - width * sp), min(t_hi, max(cp, cq, peak) + width * sp), peak)
+
+
+def _atom_atom(P1: _Parts, Q1: _Parts, P2: _Parts, Q2: _Parts, alpha: float) -> float:
+    """sum over pairs of atoms of (p1 p2)^alpha (q1 q2)^(1-alpha); inf where Q misses an atom of P."""
+    total = 0.0
+    for x1, p1 in P1.atoms.items():
+        q1 = Q1.atoms.get(x1, mpmath.mpf(0))
+        for x2, p2 in P2.atoms.items():
+            q2 = Q2.atoms.get(x2, mpmath.mpf(0))
+            if q1 * q2 == 0:
+                return math.inf
+            total += float((p1 * p2) ** alpha * (q1 * q2) ** (1 - alpha))
+    return total
+
+
+def _atom_lines(P_at: _Parts, Q_at: _Parts, P_d: _Parts, Q_d: _Parts, alpha: float, width: float,
+                epsrel: float) -> Estimate:
+    """The lines {atom} x R of the joint law: per atom of one coordinate, quad over the other
+    coordinate's density part; inf where Q misses an atom of P."""
+    from scipy import integrate
+
+    if P_d.density is None:
+        return Estimate(0.0, 0.0)
+    lp, lq = _float_log_t(P_d.density), _float_log_t(Q_d.density)
+    box = _box(P_d.density, Q_d.density, alpha, width)
+    total, err = 0.0, 0.0
+    for x, p in P_at.atoms.items():
+        q = Q_at.atoms.get(x, mpmath.mpf(0))
+        if q == 0:
+            return Estimate(math.inf, 0.0)
+        la, lb = float(mpmath.log(p)), float(mpmath.log(q))
+
+        def g(t, la=la, lb=lb):
+            return math.exp(alpha * (la + lp(t)) + (1 - alpha) * (lb + lq(t)))
+
+        pts = [t for t in (box.peak,) if box.lo < t < box.hi]
+        v, e = integrate.quad(g, box.lo, box.hi, points=pts or None, epsabs=0, epsrel=epsrel, limit=200)
+        total += v
+        err += e
+    return Estimate(total, err)
+
+
+def _plane(P1: _Parts, Q1: _Parts, P2: _Parts, Q2: _Parts, alpha: float, width: float,
+           epsrel: float) -> Estimate:
+    """The density x density part: scipy dblquad of the joint density on the plane."""
+    from scipy import integrate
+
+    if P1.density is None or P2.density is None:
+        return Estimate(0.0, 0.0)
+    lp1, lq1 = _float_log_t(P1.density), _float_log_t(Q1.density)
+    lp2, lq2 = _float_log_t(P2.density), _float_log_t(Q2.density)
+    b1 = _box(P1.density, Q1.density, alpha, width)
+    b2 = _box(P2.density, Q2.density, alpha, width)
+
+    def joint(t2, t1):  # dblquad integrates func(y, x)
+        log_p = lp1(t1) + lp2(t2)
+        log_q = lq1(t1) + lq2(t2)
+        if log_p == -math.inf:
+            return 0.0
+        return math.exp(alpha * log_p + (1 - alpha) * log_q)
+
+    v, e = integrate.dblquad(joint, b1.lo, b1.hi, b2.lo, b2.hi, epsabs=0, epsrel=epsrel)
+    return Estimate(v, e)
 
 
 def joint_renyi_2d(Ps: Sequence[Law], Qs: Sequence[Law], alpha, width: float = 12.0,
-                   epsrel: float = 1e-10) -> tuple[float, float]:
-    """``D_alpha(P_1 x P_2 || Q_1 x Q_2)`` by a two-dimensional quadrature of the joint law.
+                   epsrel: float = 1e-10) -> Estimate:
+    """``D_alpha(P_1 x P_2 || Q_1 x Q_2)`` by a two-dimensional quadrature of the joint law
+    (float64 value and error estimate).
 
     The joint law of two independent releases with atoms and densities has four parts
     (atom x atom, atom x density, density x atom, density x density).  The density x density part
     is integrated by scipy ``dblquad`` of ``p(t1,t2)^alpha q(t1,t2)^(1-alpha)`` with the joint
     log-densities (float64, box of ``width`` scales around the peak; the Gaussian tails outside are
     below e^{-width^2/2}); the line parts by ``quad``.  No additivity is used: the integrand is the
-    joint density.  Component densities of P_i and Q_i must share their integration coordinate.
-    Returns (value, error estimate)."""
-    import math
-
-    from scipy import integrate
-
+    joint density.  Component densities of P_i and Q_i must share their integration coordinate."""
     alpha = float(validate.order(alpha))
     if len(Ps) != 2 or len(Qs) != 2:
         raise ValueError("Ps and Qs must each hold exactly two laws")
-    (pa1, pd1), (pa2, pd2) = _split(Ps[0]), _split(Ps[1])
-    (qa1, qd1), (qa2, qd2) = _split(Qs[0]), _split(Qs[1])
-    for pd, qd, i in ((pd1, qd1, 1), (pd2, qd2, 2)):
-        if pd is not None and (qd is None or not pd.same_coordinate(qd)):
+    P1, P2, Q1, Q2 = _split(Ps[0]), _split(Ps[1]), _split(Qs[0]), _split(Qs[1])
+    for P, Q, i in ((P1, Q1, 1), (P2, Q2, 2)):
+        if P.density is not None and (Q.density is None or not P.density.same_coordinate(Q.density)):
             raise ValueError(f"component {i}: P's density needs a Q density in the same coordinate")
-
-    def box(pd, qd):
-        cp, sp = (float(v) for v in pd.t_center_scale())
-        cq, _ = (float(v) for v in qd.t_center_scale())
-        peak = alpha * cp + (1 - alpha) * cq
-        t_lo, t_hi = pd.t_range()
-        return max(t_lo, min(cp, cq, peak) - width * sp), min(t_hi, max(cp, cq, peak) + width * sp), peak
-
-    total, err = 0.0, 0.0
-    # atom x atom
-    for x1, p1 in pa1.items():
-        q1 = qa1.get(x1, mpmath.mpf(0))
-        for x2, p2 in pa2.items():
-            q2 = qa2.get(x2, mpmath.mpf(0))
-            if q1 * q2 == 0:
-                return float("inf"), 0.0
-            total += float((p1 * p2) ** alpha * (q1 * q2) ** (1 - alpha))
-    # atom x density and density x atom (a line of the joint law)
-    for atoms_p, atoms_q, pd, qd in ((pa1, qa1, pd2, qd2), (pa2, qa2, pd1, qd1)):
-        if pd is None:
-            continue
-        lp, lq = _float_log_t(pd), _float_log_t(qd)
-        a, b, peak = box(pd, qd)
-        for x, p in atoms_p.items():
-            q = atoms_q.get(x, mpmath.mpf(0))
-            if q == 0:
-                return float("inf"), 0.0
-            la, lb = float(mpmath.log(p)), float(mpmath.log(q))
-            g = (lambda t: math.exp(alpha * (la + lp(t)) + (1 - alpha) * (lb + lq(t))))
-            pts = [t for t in (peak,) if a < t < b]
-            v, e = integrate.quad(g, a, b, points=pts or None, epsabs=0, epsrel=epsrel, limit=200)
-            total += v
-            err += e
-    # density x density: the joint density on the plane
-    if pd1 is not None and pd2 is not None:
-        lp1, lq1, lp2, lq2 = _float_log_t(pd1), _float_log_t(qd1), _float_log_t(pd2), _float_log_t(qd2)
-        a1, b1, _ = box(pd1, qd1)
-        a2, b2, _ = box(pd2, qd2)
-
-        def joint(t2, t1):  # dblquad integrates func(y, x)
-            log_p = lp1(t1) + lp2(t2)
-            log_q = lq1(t1) + lq2(t2)
-            if log_p == -math.inf:
-                return 0.0
-            return math.exp(alpha * log_p + (1 - alpha) * log_q)
-
-        v, e = integrate.dblquad(joint, a1, b1, a2, b2, epsabs=0, epsrel=epsrel)
-        total += v
-        err += e
+    parts = [Estimate(_atom_atom(P1, Q1, P2, Q2, alpha), 0.0),
+             _atom_lines(P1, Q1, P2, Q2, alpha, width, epsrel),
+             _atom_lines(P2, Q2, P1, Q1, alpha, width, epsrel)]
+    if any(math.isinf(p.value) for p in parts):
+        return Estimate(math.inf, 0.0)
+    parts.append(_plane(P1, Q1, P2, Q2, alpha, width, epsrel))
+    total = sum(p.value for p in parts)
+    err = sum(p.error for p in parts)
     if total <= 0:
-        return float("inf"), 0.0
+        return Estimate(math.inf, 0.0)
     value = float(np.log(total) / (alpha - 1))
-    return value, float(err / total / (alpha - 1) + 1e-13 * (1 + abs(value)))
+    return Estimate(value, float(err / total / (alpha - 1) + 1e-13 * (1 + abs(value))))
 
 
 def log_likelihood_ratio(P: Law, Q: Law, y) -> np.ndarray:

@@ -9,9 +9,10 @@ Evaluate with ``formulas.sigma(r0, c)`` (mpmath), ``.fp`` (float64/numpy) or ``.
 from __future__ import annotations
 
 from ..numerics.contexts import Formula
-from . import boundary, log_laplace, lower_bounds, mechanism, unequal_variance
+from . import (bias, boundary, limits, log_laplace, lower_bounds, mechanism, unequal_variance,
+               zcdp)
 
-_SUBMODULES = (mechanism, lower_bounds, boundary, unequal_variance, log_laplace)
+_SUBMODULES = (mechanism, lower_bounds, limits, bias, zcdp, boundary, unequal_variance, log_laplace)
 
 
 def _collect() -> dict[str, Formula]:

@@ -1,0 +1,69 @@
+"""paper_checks/sec8_coefficient.py in quick mode: every claim passes with its controls rejected
+and its certificates proved; the maximisers that produce the Table 2 constants."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+
+from countdp import formulas
+from countdp.harness.claims import checks_in
+from countdp.harness.results import holds
+
+IDS = ["eq32", "table2", "sec8.two_count", "sec8.small_r", "sec8.composition", "sec8.bias", "thm1.1"]
+
+
+@pytest.fixture(autouse=True)
+def _precision():
+    with mpmath.workdps(30):
+        yield
+
+
+def test_script_declares_the_section_8_claims(check_script):
+    specs = checks_in(check_script("sec8_coefficient"))
+    assert [s.id for s in specs] == IDS
+    assert all(s.certificates for s in specs)
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_claim_passes_quick_and_is_certified(run_claim, claim_id):
+    res = run_claim(claim_id, quick=True, certify=True)
+    assert res.status == "pass", (res.reason, res.error)
+    assert res.controls and all(ctl.rejected for ctl in res.controls)
+    assert len(res.routes) >= 2
+    assert res.certified["certified"] and res.certified["records"] == res.certified["proved"] > 0
+
+
+def test_maximisers(check_script):
+    mod = check_script("sec8_coefficient")
+    two = mod.maximise_two_count()
+    assert abs(two.argmax[0] - 8) < 1e-15 and abs(two.argmax[1] - 0.5) < 1e-15
+    gau = mod.maximise_gaussian_prior()
+    assert abs(gau.value - formulas.gaussian_prior_constant()) <= gau.error
+    uni = mod.maximise_uniform_prior()
+    assert abs(uni.argmax[0] - formulas.uniform_prior_best_scale()) < 1e-15
+    assert abs(uni.value - formulas.uniform_prior_constant()) <= uni.error
+
+
+def test_table2_constants_and_ordering(check_script):
+    vals = list(check_script("sec8_coefficient").table2_constants().values())
+    assert vals == sorted(vals)
+    assert abs(vals[0] - mpmath.mpf(1) / 128) == 0
+    assert abs(formulas.upper_to_lower_ratio() - vals[3] / vals[2]) < 1e-25
+    assert abs(formulas.uniform_prior_limit(formulas.uniform_prior_best_scale(), 0)
+               - formulas.uniform_prior_constant()) < 1e-25
+
+
+def test_table2_control_rejected_directly(check_script):
+    two = check_script("sec8_coefficient").maximise_two_count()
+    assert not holds(two.value, "==", mpmath.mpf(1) / 64, two.error)
+    assert holds(two.value, "==", mpmath.mpf(1) / 128, two.error)
+
+
+def test_upper_family_is_admissible_only_inside_the_unit_interval(check_script):
+    family = check_script("sec8_coefficient").upper_family
+    mech = family(mpmath.mpf("0.1"))
+    assert mech.r0 < mech.r and mech.c == mech.r
+    for r in (1, 0):
+        with pytest.raises(ValueError):
+            family(r)

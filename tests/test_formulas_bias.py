@@ -1,0 +1,67 @@
+"""countdp.formulas.bias: the bias of the shifted log-Gaussian release (Section 8) and the error of
+the constant release (Proposition 2.3) -- three number systems, and against quadrature."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+from flint import ctx
+from hypothesis import given, settings, strategies as st
+
+from countdp import formulas
+from countdp import mechanisms as M
+from countdp.laws.expectation import quad_expectation
+
+CASES = [
+    (formulas.unclipped_bias, ("3", "0.5", "0.2")),
+    (formulas.unclipped_bias, ("3", "0.5", "0.2", "-0.02")),
+    (formulas.released_bias, ("0", "1", "0.15")),
+    (formulas.released_bias, ("2", "0.1", "0.7", "-0.3")),
+]
+
+
+@pytest.mark.parametrize("f, args", CASES, ids=[f"{f.__name__}{args}" for f, args in CASES])
+def test_fp_mp_ball_agree(f, args):
+    """One formula in three number systems: the mp value lies in the ball up to its rounding, and
+    float64 agrees to rounding level (exact decimal inputs for mp and ball)."""
+    with mpmath.workdps(40), ctx.workprec(200):
+        b = f.ball(*args)
+        m = f(*(mpmath.mpf(a) for a in args))
+        mid, rad = (mpmath.mpf(x.str(50, radius=False)) for x in (b.mid(), b.rad()))
+        assert rad < mpmath.mpf(10) ** -40 * (1 + abs(mid))
+        assert abs(m - mid) <= rad + mpmath.mpf(10) ** -36 * (1 + abs(m))
+    x = f.fp(*(float(a) for a in args))
+    assert x == pytest.approx(float(m), rel=1e-12, abs=1e-15)
+
+
+def test_constant_release_error_is_exact():
+    assert formulas.constant_release_error.exact(0, "1/2") == Fraction(1, 2)
+    assert formulas.constant_release_error.exact(5, "1/2") == Fraction(9, 2)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.floats(0.01, 0.95), st.floats(0.05, 5.0), st.integers(0, 10**6))
+def test_unclipped_bias_negative_and_clipping_raises_mean(r0, c, n):
+    with mpmath.workdps(30):
+        mech = M.ShiftedLogGaussian(r0, c)
+        s, d = mech.mp_sigma(), mech.mp_drift()
+        ub = formulas.unclipped_bias(n, c, s, d)
+        assert ub < 0
+        assert formulas.released_bias(n, c, s, d) >= ub
+
+
+def test_mean_one_drift_is_unbiased():
+    with mpmath.workdps(30):
+        s = mpmath.mpf("0.4")
+        assert abs(formulas.unclipped_bias(100, 1, s, -s * s / 2)) < 1e-25
+
+
+def test_released_bias_against_quadrature():
+    with mpmath.workdps(30):
+        mech = M.ShiftedLogGaussian(0.45, 0.5)
+        for n in (0, 3, 100):
+            q, qe = quad_expectation(mech.released_law(n), lambda y: y)
+            closed = formulas.released_bias(n, 0.5, mech.mp_sigma(), mech.mp_drift())
+            assert abs(q - n - closed) <= qe + 1e-20 * (1 + n)

@@ -1,0 +1,107 @@
+"""countdp.formulas.limits: the limits, rates and constants of Section 5.1, eq (13), eq (32) and
+Section 8 -- agreement of the three number systems, and each closed form against an independent
+computation of what it claims to be."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import pytest
+from flint import ctx
+
+from countdp import formulas
+from countdp.numerics.series import inverse_half_series
+
+CASES = [
+    (formulas.large_count_coefficient, ("0.01", "0.0099", "0.01")),
+    (formulas.large_count_coefficient, ("0.3", "0.15", "1")),
+    (formulas.fixed_shift_constant, ("0.5",)),
+    (formulas.small_r_sigma, ("0.001", "2")),
+    (formulas.boundary_budget_asymptote, ("0.01", "0.01")),
+    (formulas.inverse_half_remainder, ("0.25",)),
+    (formulas.inverse_half_cubic_coefficient, ()),
+    (formulas.log_gaussian_upper_constant, ()),
+    (formulas.upper_to_lower_ratio, ()),
+    (formulas.small_noise_remainder_limit, ()),
+    (formulas.small_noise_remainder_piece, ("-1.5", "2.25", "0.3")),
+]
+
+
+@pytest.mark.parametrize("f, args", CASES, ids=[f"{f.__name__}{args}" for f, args in CASES])
+def test_fp_mp_ball_agree(f, args):
+    """One formula in three number systems: the mp value lies in the ball up to its rounding, and
+    float64 agrees to rounding level (exact decimal inputs for mp and ball)."""
+    with mpmath.workdps(40), ctx.workprec(200):
+        b = f.ball(*args)
+        m = f(*(mpmath.mpf(a) for a in args))
+        mid, rad = (mpmath.mpf(x.str(50, radius=False)) for x in (b.mid(), b.rad()))
+        assert rad < mpmath.mpf(10) ** -40 * (1 + abs(mid))
+        assert abs(m - mid) <= rad + mpmath.mpf(10) ** -36 * (1 + abs(m))
+    x = f.fp(*(float(a) for a in args))
+    assert x == pytest.approx(float(m), rel=1e-12, abs=1e-15)
+
+
+def test_large_count_coefficient_is_the_limit_of_the_budget():
+    """n^2 v(n) at n = 10^12 (eq 6) against r^2/(2 sigma^2) with r = 1 (Theorem 3.1(iii))."""
+    with mpmath.workdps(40):
+        s = formulas.sigma("0.3", 1)
+        n = mpmath.mpf(10) ** 12
+        assert abs(n * n * formulas.budget(n, s, 1) - formulas.large_count_coefficient(1, "0.3", 1)) < 1e-10
+
+
+def test_second_regime_is_the_coefficient_at_zero_shift():
+    """r0 = r, c = 0: sigma = Phi^{-1}((1+r)/2), so the coefficient is r^2/(2 Phi^{-1}((1+r)/2)^2)."""
+    with mpmath.workdps(30):
+        r = mpmath.mpf("0.2")
+        x = mpmath.sqrt(2) * mpmath.erfinv(r)
+        assert abs(formulas.large_count_coefficient(r, r, 0) - r * r / (2 * x * x)) < 1e-28
+        assert abs(formulas.fixed_shift_constant(0) - 1 / mpmath.pi) < 1e-29
+
+
+@pytest.mark.parametrize("r", ["0.1", "1e-4", "1e-7"])
+def test_inverse_half_remainder_against_series(r):
+    with mpmath.workdps(30):
+        r = mpmath.mpf(r)
+        s = inverse_half_series(9)
+        series_rem = mpmath.fsum(s[k] * r ** k for k in range(3, 10))
+        guard = 10 + 3 * int(max(0, -mpmath.log10(r)))
+        with mpmath.workdps(30 + guard):
+            rem = formulas.inverse_half_remainder(r)
+        assert abs(rem - series_rem) < abs(series_rem) * 1e-6 + mpmath.mpf(10) ** -25 * r ** 3
+        assert abs(s[3] - formulas.inverse_half_cubic_coefficient()) < 1e-25
+
+
+def test_constants_of_eq_32():
+    with mpmath.workdps(30):
+        upper, lower = formulas.log_gaussian_upper_constant(), formulas.gaussian_prior_constant()
+        assert abs(formulas.upper_to_lower_ratio() - upper / lower) < 1e-25
+        assert abs(upper - formulas.fixed_shift_constant(0)) < 1e-29
+
+
+def test_small_noise_remainder_limit_by_quadrature():
+    with mpmath.workdps(30):
+        ref = mpmath.quad(lambda z: abs(z * z / 2 - 1) * mpmath.npdf(z),
+                          [-mpmath.inf, -mpmath.sqrt(2), 0, mpmath.sqrt(2), mpmath.inf])
+        assert abs(formulas.small_noise_remainder_limit() - ref) < 1e-25
+
+
+def test_small_noise_remainder_piece_by_quadrature():
+    with mpmath.workdps(30):
+        s, a, b = mpmath.mpf("0.3"), mpmath.mpf("-1.5"), mpmath.mpf("2.25")
+        ref = mpmath.quad(lambda z: (mpmath.exp(s * z - s * s) - 1 - s * z) * mpmath.npdf(z), [a, b])
+        assert abs(formulas.small_noise_remainder_piece(a, b, s) - ref) < 1e-25
+
+
+def test_small_r_limits_of_section_5_1():
+    """sigma/(r/(1+c) sqrt(pi/2)) -> 1 and v(1)/asymptote -> 1 as r -> 0 (r0 = r): the ratios
+    approach 1 at rate O(r)."""
+    with mpmath.workdps(30):
+        for c in (mpmath.mpf("0.5"), mpmath.mpf(2)):
+            for r in (mpmath.mpf("1e-4"), mpmath.mpf("1e-6")):
+                s = formulas.sigma(r, c)
+                assert abs(s / formulas.small_r_sigma(r, c) - 1) < 10 * r
+                v1 = formulas.budget(1, s, c)
+                assert abs(v1 / formulas.boundary_budget_asymptote(r, c) - 1) < 10 * r
+                assert abs(r * r / (2 * s * s) - formulas.fixed_shift_constant(c)) < 10 * r * (1 + c) ** 2
+    assert math.isclose(float(formulas.fixed_shift_constant(1)), 4 / math.pi)

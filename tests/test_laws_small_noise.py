@@ -1,0 +1,46 @@
+"""countdp.laws.small_noise: E|exp(sigma Z - sigma^2) - 1 - sigma Z| by quadrature and by sampling."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from countdp import formulas
+from countdp.laws.small_noise import small_noise_remainder, small_noise_remainder_draws
+from countdp.numerics.montecarlo import mc_mean
+
+
+@pytest.fixture(autouse=True)
+def _precision():
+    with mpmath.workdps(30):
+        yield
+
+
+def test_small_noise_remainder_by_quadpack():
+    s = mpmath.mpf("0.3")
+    est = small_noise_remainder(s)
+    # an independent route: adaptive QUADPACK in float64, the kinks of |.| not located in advance
+    from scipy import integrate
+
+    sf = float(s)
+    direct, derr = integrate.quad(lambda z: abs(math.expm1(sf * z - sf * sf) - sf * z)
+                                  * math.exp(-z * z / 2) / math.sqrt(2 * math.pi), -40, 40,
+                                  points=[-2, -1, 0, 1, 2], limit=400, epsabs=1e-14, epsrel=1e-12)
+    assert abs(float(est.value) - direct) < 1e-11 + derr and est.error < 1e-20
+
+
+def test_small_noise_remainder_tends_to_its_limit():
+    s = mpmath.mpf("1e-4")
+    est = small_noise_remainder(s)
+    assert abs(est.value / s ** 2 - formulas.small_noise_remainder_limit()) < s
+    mc = mc_mean(small_noise_remainder_draws(s), np.random.default_rng(3), 200_000)
+    assert abs(mc.mean - float(est.value / s ** 2)) <= mc.halfwidth
+
+
+def test_bad_input():
+    for bad in (lambda: small_noise_remainder(0), lambda: small_noise_remainder_draws(-1)):
+        with pytest.raises(ValueError):
+            bad()
