@@ -41,7 +41,7 @@ from countdp.mechanisms import ShiftedLogGaussian
 from countdp.mechanisms.large_count import iterated_limit, large_count_limit, scaled_budget
 from countdp.numerics import normal
 from countdp.numerics.montecarlo import mc_mean
-from countdp.numerics.multistart import Optimum, maximise_from_starts
+from countdp.numerics.optimize import Optimum, maximise_from_starts
 from countdp.numerics.sequences import decades, richardson, spread
 from countdp.numerics.tolerance import working_precision
 from countdp.certify import airy_constant, airy_prime_zero  # MERGE: airy_constant, airy_prime_zero
