@@ -1,12 +1,9 @@
-"""Baselines and boundary mathematics: Sections 2, 4.1 and 7 of the paper.
+"""Baselines and boundary mathematics: Sections 2 and 7 of the paper.
 
 * Section 2 -- the data-independent release of Proposition 2.3 (``xhat = 1/2`` at every count)
   with its exact error, the utility targets of eqs (1)-(2) in exact rational arithmetic, the
   Renyi divergence of finitely supported laws straight from the definition, and the moments a
   weak version of eq (1) at count 0 constrains (``E|X|``, the mass off 0, tail masses).
-* Section 4.1 -- ``E|exp(sigma Z - a) - 1|`` by mpmath quadrature (an independent route to the
-  closed form ``countdp.mechanisms.drift_error``), its central-difference derivative with an
-  error bar, and a numerical minimiser over the drift ``a``.
 * Section 7 -- the unequal-variance Gaussian mechanism ``X_n ~ N(n, r^2 n^2)`` of eq (33) with
   ``X_0 = delta_0``; the order threshold ``(n+1)^2/(2n+1)`` of eq (35) as a formula; and the
   density-level tools that locate it without that formula: the quadratic coefficient of
@@ -240,141 +237,6 @@ def indicator_pushforward(law: Law, x=0) -> tuple:
     divergence between pushforwards lower-bounds the divergence between the laws."""
     off, err = mass_off(law, x)
     return {0: 1 - off, 1: off}, err
-
-
-# ============================================================================================
-# Section 4.1: the drift
-# ============================================================================================
-
-
-def _sigma_a(sigma, a):
-    s = mpmath.mpf(validate.real("sigma", sigma, lo=0))
-    a = mpmath.mpf(validate.real("a", a))
-    return s, a
-
-
-_INV_SQRT_2PI = {}
-
-
-def _inv_sqrt_2pi():
-    key = mpmath.mp.prec
-    if key not in _INV_SQRT_2PI:
-        _INV_SQRT_2PI[key] = 1 / mpmath.sqrt(2 * mpmath.pi)
-    return _INV_SQRT_2PI[key]
-
-
-def _gauss_quad(f: Callable, s, points) -> tuple:
-    """integral of f(z) dz over R for an integrand that already carries the standard normal
-    density (Gaussian decay in both tails): mpmath tanh-sinh on (-inf, inf) split at +-6, at
-    sigma (the peak of e^{sigma z} phi(z)) and at ``points`` (kinks).  Infinite end intervals
-    are used on purpose: on a long finite end piece carrying little mass near one end,
-    mpmath's error estimate was seen to miss errors of 1e-15 relative to that piece.
-    Returns (value, mpmath's estimate + rounding of ~10^3 summed nodes)."""
-    pts = {mpmath.mpf(p) for p in (-6, 6)} | {s} | set(points)
-    inner = sorted(p for p in pts if mpmath.isfinite(p))
-    val, err = mpmath.quad(f, [-mpmath.inf] + inner + [mpmath.inf], error=True)
-    return val, abs(err) + 1000 * mpmath.eps * abs(val)
-
-
-def drift_error_quad(sigma, a) -> tuple:
-    """E|exp(sigma Z - a) - 1| by mpmath quadrature of |e^{sigma z - a} - 1| phi(z), split at the
-    kink z = a/sigma.  Returns (value, error bar: mpmath's estimate + rounding)."""
-    s, a = _sigma_a(sigma, a)
-    k = _inv_sqrt_2pi()
-    return _gauss_quad(lambda z: abs(mpmath.exp(s * z - a - z * z / 2) - mpmath.exp(-z * z / 2)) * k,
-                       s, [a / s])
-
-
-def drift_mean_quad(sigma, a) -> tuple:
-    """E exp(sigma Z - a) by mpmath quadrature of e^{sigma z - a} phi(z)."""
-    s, a = _sigma_a(sigma, a)
-    k = _inv_sqrt_2pi()
-    return _gauss_quad(lambda z: mpmath.exp(s * z - a - z * z / 2) * k, s, [])
-
-
-def central_difference(f: Callable, x, h) -> tuple:
-    """Derivative of ``f`` (returning (value, error)) at x by the central difference with step h.
-
-    Returns ``(D_h, error bar, details)``: the error bar is twice the Richardson estimate
-    ``|D_h - D_2h| / 3`` of the O(h^2) truncation term plus the propagated evaluation error
-    ``(e(x+h) + e(x-h)) / (2h)``."""
-    x = mpmath.mpf(validate.real("x", x))
-    h = mpmath.mpf(validate.real("h", h, lo=0))
-    fp, ep = f(x + h)
-    fm, em = f(x - h)
-    fp2, _ = f(x + 2 * h)
-    fm2, _ = f(x - 2 * h)
-    d1 = (fp - fm) / (2 * h)
-    d2 = (fp2 - fm2) / (4 * h)
-    trunc = abs(d1 - d2) / 3
-    noise = (ep + em) / (2 * h)
-    return d1, 2 * trunc + noise, {"h": h, "truncation": trunc, "noise": noise, "D_2h": d2}
-
-
-def drift_step(sigma) -> mpmath.mpf:
-    """The difference step used for d/da: 10^(-dps/3) sigma (the derivative varies on the scale
-    sigma in a; this balances the O(h^2) truncation against quadrature noise / h)."""
-    s = mpmath.mpf(validate.real("sigma", sigma, lo=0))
-    return mpmath.mpf(10) ** (-(mpmath.mp.dps // 3)) * s
-
-
-def drift_derivative_numeric(sigma, a, h=None) -> tuple:
-    """d/da E|exp(sigma Z - a) - 1| by central differences of :func:`drift_error_quad`.
-    Returns (value, error bar, details) as :func:`central_difference`."""
-    s, a = _sigma_a(sigma, a)
-    h = drift_step(s) if h is None else h
-    return central_difference(lambda x: drift_error_quad(s, x), a, h)
-
-
-def drift_argmin_numeric(sigma, lo, hi, h=None, maxiter=60) -> tuple:
-    """The minimiser of a -> E|exp(sigma Z - a) - 1| inside a bracket [lo, hi] on which the
-    numerical derivative D(a) (central differences of :func:`drift_error_quad`) changes sign
-    from - to +, by the Illinois variant of regula falsi on D.  It stops when |D(a)| is within
-    D's own error bar (the quadrature error over the step) or the bracket has collapsed.
-
-    Returns ``(a_hat, error bar, details)``.  The error bar is ``2 (|D(a_hat)| + e_D) / slope``
-    with ``e_D`` the propagated quadrature error of D and ``slope`` the smaller secant slope of D
-    from a_hat to the two final bracket ends (a lower estimate of f'' near a_hat), plus 4 ulps."""
-    s = mpmath.mpf(validate.real("sigma", sigma, lo=0))
-    lo, hi = mpmath.mpf(validate.real("lo", lo)), mpmath.mpf(validate.real("hi", hi))
-    if not lo < hi:
-        raise ValueError(f"lo must be < hi, got lo={lo}, hi={hi}")
-    h = drift_step(s) if h is None else mpmath.mpf(validate.real("h", h, lo=0))
-    maxiter = validate.count("maxiter", maxiter, lo=1)
-
-    def D(a):
-        fp, ep = drift_error_quad(s, a + h)
-        fm, em = drift_error_quad(s, a - h)
-        return (fp - fm) / (2 * h), (ep + em) / (2 * h)
-
-    d_lo, _ = D(lo)
-    d_hi, _ = D(hi)
-    if not (d_lo < 0 < d_hi):
-        raise ValueError("lo and hi must bracket a sign change (D(lo) < 0 < D(hi))")
-    w_lo, w_hi = d_lo, d_hi  # Illinois-weighted end values
-    side, it = 0, 0
-    a_hat, d_hat, e_hat = lo, d_lo, mpmath.mpf(0)
-    for it in range(1, maxiter + 1):
-        a_hat = (lo * w_hi - hi * w_lo) / (w_hi - w_lo)
-        d_hat, e_hat = D(a_hat)
-        if abs(d_hat) <= e_hat or hi - lo <= 4 * mpmath.eps * abs(a_hat):
-            break
-        if d_hat < 0:
-            lo, d_lo, w_lo = a_hat, d_hat, d_hat
-            w_hi = w_hi / 2 if side == -1 else d_hi
-            side = -1
-        else:
-            hi, d_hi, w_hi = a_hat, d_hat, d_hat
-            w_lo = w_lo / 2 if side == 1 else d_lo
-            side = 1
-    slopes = [(d_hat - d_lo) / (a_hat - lo) if a_hat != lo else None,
-              (d_hi - d_hat) / (hi - a_hat) if a_hat != hi else None]
-    slopes = [x for x in slopes if x is not None]
-    slope = min(slopes) if slopes else mpmath.mpf(0)
-    if not slope > 0:
-        raise ValueError("the derivative is not increasing across the bracket")
-    err = 2 * (abs(d_hat) + e_hat) / slope + 4 * mpmath.eps * abs(a_hat)
-    return a_hat, err, {"iterations": it, "D(a_hat)": d_hat, "e_D": e_hat, "slope": slope, "h": h}
 
 
 # ============================================================================================
@@ -619,8 +481,7 @@ def renyi_from_truncation(P: Law, Q: Law, alpha, T) -> tuple:
 __all__ = [
     "to_fraction", "mpf_at_least", "mpf_below", "literal_target", "repaired_target",
     "DataIndependentRelease", "renyi_atoms", "abs_moment", "mass_off", "tail_mass",
-    "indicator_pushforward", "drift_error_quad", "drift_mean_quad", "central_difference",
-    "drift_step", "drift_derivative_numeric", "drift_argmin_numeric", "UnequalVarianceGaussian",
+    "indicator_pushforward", "UnequalVarianceGaussian",
     "unequal_variance_threshold", "eq34_margin", "log_renyi_integrand", "quadratic_coefficient",
     "locate_order_threshold", "log_integrand_rounding", "truncated_renyi_integral", "truncated_bounds_convex",
     "tail_remainder", "renyi_from_truncation", "INF",
