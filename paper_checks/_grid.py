@@ -1,4 +1,4 @@
-"""The parameter grid of the Section 3-5 checks (issue "The core library and make reproduce").
+"""The parameter grid of the Section 3-5 checks.
 
 Full mode: r in {0.05, 0.1, 0.25, 0.5, 0.9}, r0 in {r/2, 0.9 r}, c in {0.1, 1, 2},
 n in {0, 1, 2, 5, 10, 100, 1000, 10^6}, alpha in {1.01, 1.5, 2, 5, 20, 100}.
@@ -41,5 +41,5 @@ def alphas(quick: bool):
 
 
 def mc_draws(quick: bool) -> int:
-    """Monte Carlo draws per case: 10^6 in full mode (the issue's minimum), 2 * 10^5 quick."""
+    """Monte Carlo draws per case: 10^6 in full mode, 2 * 10^5 quick."""
     return 200_000 if quick else 1_000_000

@@ -33,7 +33,7 @@ from countdp.numerics.contexts import ball
 from countdp.numerics.sequences import richardson, spread
 from countdp.numerics.series import inverse_half_series
 from countdp.numerics.tolerance import working_precision
-from countdp.certify import Phi_inv  # MERGE: Phi_inv
+from countdp.arb.normal import normal_quantile
 
 TITLE = "Section 5.1: interpreting the rate (zCDP conversion, the coefficient limits, eq 13)"
 
@@ -393,7 +393,7 @@ def remainder_and_coefficient_near_their_limits(cert):
             lg = max(0.0, -math.log2(float(ra.mid())))
             with cert.precision(PREC + 40 + 3 * int(math.ceil(lg))):
                 rw = to_arb(rq)
-                x = Phi_inv((1 + rw) / 2)
+                x = normal_quantile((1 + rw) / 2)
                 # r sqrt(pi/2) is (r/(1+c)) sqrt(pi/2) at c = 0
                 ratio = (x - formulas.small_r_sigma.ball(rw, 0)) / rw ** 3
             with cert.precision(PREC + 64 + 40):

@@ -45,7 +45,7 @@ from countdp.numerics.optimize import Optimum, maximise_from_starts
 from countdp.numerics.sequences import decades, richardson, spread
 from countdp.numerics.tolerance import working_precision
 from countdp.certify import airy_constant, airy_prime_zero  # MERGE: airy_constant, airy_prime_zero
-from countdp.certify import mechanism_renyi, product_divergence  # MERGE: mechanism_renyi, product_divergence
+from countdp.arb.renyi import product_renyi, unclipped_renyi
 
 TITLE = "Section 8 and eq (32): the coefficient C*, Table 2, composition, bias; Theorem 1.1"
 
@@ -476,8 +476,8 @@ def product_divergence_is_the_sum_of_budgets(cert):
     with cert.precision(PREC):
         sigs = [formulas.sigma.ball(a, b) for a, b in mechs]
         for alpha, n in ((2, 1), (2, 10)) + (() if cert.quick else ((10, 3),)):
-            Is = [mechanism_renyi(alpha, n, n - 1, cc, sg)[0] for (_, cc), sg in zip(mechs, sigs)]
-            _, D = product_divergence(alpha, Is)
+            Is = [unclipped_renyi(alpha, n, n - 1, cc, sg).integral for (_, cc), sg in zip(mechs, sigs)]
+            D = product_renyi(alpha, Is).divergence
             with cert.precision(HP):
                 tot = sum((to_arb(alpha) * formulas.budget.ball(n, sg, cc) for (_, cc), sg in zip(mechs, sig_hp)),
                           arb(0))

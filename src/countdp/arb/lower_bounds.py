@@ -23,7 +23,7 @@ from fractions import Fraction
 from flint import arb, ctx, fmpq, fmpq_mpoly_ctx
 
 from .. import formulas
-from ..certify import renyi_gaussian  # MERGE: renyi_gaussian
+from .renyi import equal_variance_renyi
 from .integrals import integrate, sqrt_2pi, tail_width, upper_point
 from .ranges import RangeResult, bisect, merge, split_at_midpoint, split_boxes, tally
 from .verdicts import (Undecided, Verdict, ball_str, decide_contains, decide_ge, decide_gt,
@@ -211,7 +211,7 @@ def gaussian_chain_divergence(alpha, k: int, shift, s) -> arb:
     """Certified D_alpha(P_0 || P_k) for P_j = N(j shift, s^2): each edge P_{j-1} -> P_j has
     D_alpha = alpha rho with rho = shift^2/(2 s^2) (eq 11); the end-to-end divergence equals
     alpha k^2 rho, the bound of Lemma 6.1, so the k^2 cannot be improved."""
-    return renyi_gaussian(alpha, 0, k * to_arb(shift), s)[1]
+    return equal_variance_renyi(alpha, 0, k * to_arb(shift), s).divergence
 
 
 def log_gaussian_chain_divergence(alpha, n: int, k: int, c, sigma) -> arb:
@@ -219,7 +219,7 @@ def log_gaussian_chain_divergence(alpha, n: int, k: int, c, sigma) -> arb:
     edges n+1, ..., n+k."""
     mu_a = formulas.log_mean.ball(n, c, sigma)
     mu_b = formulas.log_mean.ball(n + k, c, sigma)
-    return renyi_gaussian(alpha, mu_a, mu_b, sigma)[1]
+    return equal_variance_renyi(alpha, mu_a, mu_b, sigma).divergence
 
 
 # ---------------------------------------------------------------------------------------------

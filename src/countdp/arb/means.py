@@ -15,7 +15,7 @@ from flint import arb
 from .integrals import gauss_tail_lower, gauss_tail_upper, integrate, normal_moment_tail, sqrt_2pi
 from .integrals import tail_width, upper_point
 from .verdicts import nonneg_interval, sym_interval, to_arb
-from countdp.certify import _clip_start  # MERGE: _clip_start
+from .log_gaussian import clip_start
 
 
 def _integrand(n_: arb, c_: arb, s: arb):
@@ -37,7 +37,8 @@ def released_mean(n, c, sig) -> arb:
     """Certified E[U_n]_+ (the released value of eq 4)."""
     s, n_, c_ = to_arb(sig), to_arb(n), to_arb(c)
     T = upper_point(s + tail_width())
-    _, lo, below = _clip_start(n_, c_, s, T)
+    clip = clip_start(n_, c_, s, T)
+    lo, below = clip.start, clip.cut_off
     core = integrate(_integrand(n_, c_, s), lo, T)
     right = nonneg_interval((n_ + c_) * (-s * s).exp() * gauss_tail_upper(T, s))
     return (core + right + below) / sqrt_2pi()

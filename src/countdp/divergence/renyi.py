@@ -224,69 +224,14 @@ def _density_integral(pd: Density, qd: Density, alpha):
             return INF  # P has mass where Q has none
         return lp if is_kl else alpha * lp + (1 - alpha) * lq
 
-    t_lo, t_hi = pd.t_range()
-    mp_lo = getattr(pd, "mp_t_lo", lambda: None)()
-    cp, sp = pd.t_center_scale()
-    try:
-        cq, sq = qd.t_center_scale() if pd.same_coordinate(qd) else (cp, sp)
-    except NotImplementedError:
-        cq, sq = cp, sp
-    cp, sp, cq, sq = (float(v) for v in (cp, sp, cq, sq))
-    scale = min(sp, sq)
-
-    # locate the peak of the log-integrand in float (only placement: the integral is in mpmath)
-    cands = [cp, cq, cp if is_kl else float(alpha) * cp + (1 - float(alpha)) * cq]
-    a_lo = max(t_lo, min(cands) - 60 * scale)
-    a_hi = min(t_hi, max(cands) + 60 * scale)
-
-    def neg_g(t):
-        v = g(mpmath.mpf(t))
-        return 1e300 if v == -INF else (-1e300 if v == INF else -float(v))
-
-    grid = np.linspace(a_lo if np.isfinite(a_lo) else min(cands) - 60 * scale,
-                       a_hi if np.isfinite(a_hi) else max(cands) + 60 * scale, 97)
-    vals = np.array([neg_g(t) for t in grid])
-    if np.any(vals <= -1e300):
+    peak = _locate_peak(g, pd, qd, alpha)
+    if peak is None:
         return INF, mpmath.mpf(0), "support mismatch: Q's density vanishes where P's does not"
-    i = int(np.argmin(vals))
-    lo_b = grid[max(i - 1, 0)]
-    hi_b = grid[min(i + 1, len(grid) - 1)]
-    if hi_b > lo_b:
-        res = optimize.minimize_scalar(neg_g, bounds=(lo_b, hi_b), method="bounded",
-                                       options={"xatol": scale * 1e-9})
-        t_star = float(res.x) if res.fun <= vals[i] else float(grid[i])
-    else:
-        t_star = float(grid[i])
-    # width from the curvature of the log-integrand
-    h = scale * 1e-3
-    g0 = -neg_g(t_star)
-    gpp = (-neg_g(t_star + h) - 2 * g0 + -neg_g(t_star - h)) / (h * h)
-    width = 1 / np.sqrt(-gpp) if np.isfinite(gpp) and gpp < 0 else scale
-    width = float(min(max(width, scale * 1e-6), 1e6 * scale))
-
-    # tails: an integrand that does not decay is not integrable (the divergence is infinite)
-    for end, sign in ((t_hi, 1), (t_lo, -1)):
-        if np.isfinite(end):
-            continue
-        far = [t_star + sign * width * 2.0 ** k for k in range(8, 40, 4)]
-        gv = [g(mpmath.mpf(t)) + mpmath.log(abs(mpmath.mpf(t)) + 1) for t in far]
-        if all(gv[j + 1] >= gv[j] for j in range(len(gv) - 3, len(gv) - 1)):
-            side = "upper" if sign > 0 else "lower"
-            return INF, mpmath.mpf(0), (f"the integrand does not decay in the {side} tail "
-                                        "(log-integrand nondecreasing far out): not integrable")
-
-    steps = [0.0, 2, 4, 7, 11, 17, 26, 40]
-    pts = {t_star + s * width for s in steps} | {t_star - s * width for s in steps}
-    # kinks of either density (x-coordinates, attribute ``breakpoints``) must be nodes
-    for dens in (pd, qd):
-        for b in getattr(dens, "breakpoints", ()):
-            if pd.lo < float(b) < pd.hi:
-                pts.add(float(pd.to_t(mpmath.mpf(b))))
-    inner = sorted(p for p in pts if t_lo < p < t_hi)
-    ends_lo = mp_lo if mp_lo is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -INF)
-    ends_hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else INF
-    nodes = [ends_lo] + [mpmath.mpf(p) for p in inner] + [ends_hi]
-    g_ref = mpmath.mpf(g0) if np.isfinite(g0) else mpmath.mpf(0)
+    why = _nondecaying_tail(g, pd, peak)
+    if why is not None:
+        return INF, mpmath.mpf(0), why
+    nodes = _quadrature_nodes(pd, qd, peak)
+    g_ref = mpmath.mpf(peak.log_height) if np.isfinite(peak.log_height) else mpmath.mpf(0)
 
     if is_kl:
         def f(t):
@@ -305,6 +250,93 @@ def _density_integral(pd: Density, qd: Density, alpha):
     err = abs(err) + 1000 * mpmath.eps * abs(val)
     scale_f = mpmath.exp(g_ref)
     return val * scale_f, err * scale_f, None
+
+
+@dataclass(frozen=True)
+class _Peak:
+    """Where the log-integrand peaks (in P's integration coordinate), its width from the
+    curvature there and its value there (float: placement only, the integral is in mpmath)."""
+
+    t: float
+    width: float
+    log_height: float
+
+
+def _locate_peak(g, pd: Density, qd: Density, alpha) -> _Peak | None:
+    """The peak of the log-integrand ``g``: a 97-point grid around the laws' centres and the
+    tilted centre, refined by a bounded scalar minimiser; None when Q's density vanishes where
+    P's does not (g = +inf somewhere on the grid)."""
+    t_lo, t_hi = pd.t_range()
+    cp, sp = pd.t_center_scale()
+    try:
+        cq, sq = qd.t_center_scale() if pd.same_coordinate(qd) else (cp, sp)
+    except NotImplementedError:
+        cq, sq = cp, sp
+    cp, sp, cq, sq = (float(v) for v in (cp, sp, cq, sq))
+    scale = min(sp, sq)
+    cands = [cp, cq, cp if alpha == 1 else float(alpha) * cp + (1 - float(alpha)) * cq]
+    a_lo = max(t_lo, min(cands) - 60 * scale)
+    a_hi = min(t_hi, max(cands) + 60 * scale)
+
+    def neg_g(t):
+        v = g(mpmath.mpf(t))
+        return 1e300 if v == -INF else (-1e300 if v == INF else -float(v))
+
+    grid = np.linspace(a_lo if np.isfinite(a_lo) else min(cands) - 60 * scale,
+                       a_hi if np.isfinite(a_hi) else max(cands) + 60 * scale, 97)
+    vals = np.array([neg_g(t) for t in grid])
+    if np.any(vals <= -1e300):
+        return None
+    i = int(np.argmin(vals))
+    lo_b = grid[max(i - 1, 0)]
+    hi_b = grid[min(i + 1, len(grid) - 1)]
+    if hi_b > lo_b:
+        res = optimize.minimize_scalar(neg_g, bounds=(lo_b, hi_b), method="bounded",
+                                       options={"xatol": scale * 1e-9})
+        t_star = float(res.x) if res.fun <= vals[i] else float(grid[i])
+    else:
+        t_star = float(grid[i])
+    # width from the curvature of the log-integrand
+    h = scale * 1e-3
+    g0 = -neg_g(t_star)
+    gpp = (-neg_g(t_star + h) - 2 * g0 + -neg_g(t_star - h)) / (h * h)
+    width = 1 / np.sqrt(-gpp) if np.isfinite(gpp) and gpp < 0 else scale
+    width = float(min(max(width, scale * 1e-6), 1e6 * scale))
+    return _Peak(t_star, width, g0)
+
+
+def _nondecaying_tail(g, pd: Density, peak: _Peak) -> str | None:
+    """The reason the divergence is infinite when the integrand does not decay in an infinite
+    tail (the log-integrand, plus log|t|, nondecreasing far out); None when both tails decay."""
+    t_lo, t_hi = pd.t_range()
+    for end, sign in ((t_hi, 1), (t_lo, -1)):
+        if np.isfinite(end):
+            continue
+        far = [peak.t + sign * peak.width * 2.0 ** k for k in range(8, 40, 4)]
+        gv = [g(mpmath.mpf(t)) + mpmath.log(abs(mpmath.mpf(t)) + 1) for t in far]
+        if all(gv[j + 1] >= gv[j] for j in range(len(gv) - 3, len(gv) - 1)):
+            side = "upper" if sign > 0 else "lower"
+            return (f"the integrand does not decay in the {side} tail "
+                    "(log-integrand nondecreasing far out): not integrable")
+    return None
+
+
+def _quadrature_nodes(pd: Density, qd: Density, peak: _Peak) -> list:
+    """Nodes in P's coordinate: the peak +- (0..40) widths, the kinks of either density, and the
+    ends of P's range."""
+    t_lo, t_hi = pd.t_range()
+    mp_lo = getattr(pd, "mp_t_lo", lambda: None)()
+    steps = [0.0, 2, 4, 7, 11, 17, 26, 40]
+    pts = {peak.t + s * peak.width for s in steps} | {peak.t - s * peak.width for s in steps}
+    # kinks of either density (x-coordinates, attribute ``breakpoints``) must be nodes
+    for dens in (pd, qd):
+        for b in getattr(dens, "breakpoints", ()):
+            if pd.lo < float(b) < pd.hi:
+                pts.add(float(pd.to_t(mpmath.mpf(b))))
+    inner = sorted(p for p in pts if t_lo < p < t_hi)
+    ends_lo = mp_lo if mp_lo is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -INF)
+    ends_hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else INF
+    return [ends_lo] + [mpmath.mpf(p) for p in inner] + [ends_hi]
 
 
 # ============================================================================================

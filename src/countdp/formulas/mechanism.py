@@ -128,8 +128,9 @@ def renyi_equal_variance(ctx, alpha, mu, nu, s):
 
 @formula
 def renyi_counts(ctx, alpha, n, m, c, sigma):
-    """eq (12): D_alpha(U_n || U_m) = alpha log^2((n+c)/(m+c)) / (2 sigma^2), both directions."""
-    c = ctx.convert(c)
-    gap = ctx.log(ctx.convert(n) + c) - ctx.log(ctx.convert(m) + c)
+    """eq (12): D_alpha(U_n || U_m) = alpha log^2((n+c)/(m+c)) / (2 sigma^2), both directions;
+    log((n+c)/(m+c)) is evaluated as log1p((n-m)/(m+c)), accurate for neighbouring counts."""
+    n, m = ctx.convert(n), ctx.convert(m)
+    gap = ctx.log1p((n - m) / (m + ctx.convert(c)))
     s = ctx.convert(sigma)
     return ctx.convert(alpha) * gap * gap / (2 * s * s)

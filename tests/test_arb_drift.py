@@ -1,0 +1,46 @@
+"""countdp.arb.drift: the certified drift integrals and the branch and bound on the minimiser."""
+
+from __future__ import annotations
+
+import mpmath as mp
+import pytest
+from flint import arb
+
+from _ball_reference import CC, DPS, FALSE, MP_S, R0, TRUE, contains
+from countdp import formulas
+from countdp.arb.drift import (certify_drift_argmin, drift_derivative_integral, drift_error_integral,
+                               drift_mean_integral)
+from countdp.arb.verdicts import decide_contains, to_arb
+
+
+@pytest.fixture(autouse=True)
+def _precision():
+    with mp.workdps(DPS):
+        yield
+
+
+def test_derivative_integral_and_argmin():
+    s = formulas.sigma.ball(R0, CC)
+    for a in (arb("0.01"), to_arb(s) ** 2, arb("0.05")):
+        integral = drift_derivative_integral(s, a)
+        assert decide_contains(integral, formulas.drift_error_derivative.ball(s, a)) is TRUE
+    assert certify_drift_argmin(s).verdict is TRUE
+
+
+@pytest.mark.parametrize("factor", ["0", "0.5", "1", "2"])
+def test_drift_error_and_mean_integrals(factor):
+    s = formulas.sigma.ball(R0, CC)
+    a = arb(factor) * s * s
+    ma = mp.mpf(factor) * MP_S**2
+    err = drift_error_integral(s, a)
+    f = lambda z: abs(mp.exp(MP_S * z - ma) - 1) * mp.npdf(z)  # noqa: E731
+    assert contains(err, mp.quad(f, [-mp.inf, -10, ma / MP_S, 10, mp.inf]))
+    assert decide_contains(err, formulas.drift_error.ball(s, a)) is TRUE
+    mean = drift_mean_integral(s, a)
+    assert contains(mean, mp.exp(MP_S**2 / 2 - ma))
+
+
+def test_mean_one_drift_encloses_one_and_the_paper_drift_does_not():
+    s = formulas.sigma.ball(R0, CC)
+    assert decide_contains(drift_mean_integral(s, s * s / 2), 1) is TRUE
+    assert decide_contains(drift_mean_integral(s, s * s), 1) is FALSE

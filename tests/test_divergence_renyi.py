@@ -1,0 +1,116 @@
+"""countdp.divergence.renyi: the Renyi engine -- closed forms, quadrature, atoms and integer laws,
+infinite divergences with reasons, and bad-input handling."""
+
+import mpmath
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from countdp.divergence.renyi import gaussian_renyi, kl, renyi
+from countdp.laws import FinitePmf, Gaussian, LogShiftedGaussian, PointMass
+from countdp.mechanisms import ShiftedLogGaussian
+
+# strategies: admissible designs (r, r0, c) and orders
+rs = st.floats(0.01, 1.0)
+fracs = st.floats(0.05, 0.95)
+cs = st.floats(0.05, 5.0)
+alphas = st.floats(1.01, 50.0)
+
+
+def design(r, frac, c):
+    return ShiftedLogGaussian(r * frac, c, r=r)
+
+
+@settings(max_examples=25, deadline=None)
+@given(rs, fracs, cs, st.integers(0, 10**6), st.integers(0, 10**6), alphas)
+def test_eq12_symmetric_closed_form(r, frac, c, n, m, alpha):
+    mech = design(r, frac, c)
+    with mpmath.workdps(30):
+        a = renyi(mech.unclipped_law(n), mech.unclipped_law(m), alpha)
+        b = renyi(mech.unclipped_law(m), mech.unclipped_law(n), alpha)
+        expected = alpha * mpmath.log((n + mpmath.mpf(c)) / (m + mpmath.mpf(c))) ** 2 / (2 * mech.mp_sigma() ** 2)
+        assert abs(a.value - b.value) <= mpmath.mpf(10) ** -25 * (1 + expected)
+        assert abs(a.value - expected) <= mpmath.mpf(10) ** -25 * (1 + expected)
+
+
+@settings(max_examples=12, deadline=None)
+@given(rs, fracs, cs, st.integers(1, 1000), st.sampled_from([1.01, 2.0, 7.0]))
+def test_quadrature_matches_closed_form_and_is_nonnegative(r, frac, c, n, alpha):
+    mech = design(r, frac, c)
+    with mpmath.workdps(25):
+        P, Q = mech.unclipped_law(n - 1), mech.unclipped_law(n)
+        q = renyi(P, Q, alpha, method="quadrature")
+        closed = renyi(P, Q, alpha, method="closed")
+        assert abs(q.value - closed.value) <= q.error + closed.value * mpmath.mpf(10) ** -18
+        rel = renyi(mech.released_law(n - 1), mech.released_law(n), alpha)
+        assert 0 <= rel.value <= closed.value * (1 + mpmath.mpf(10) ** -18) + rel.error
+
+
+@pytest.mark.parametrize("law", [Gaussian(0.3, 2.0), LogShiftedGaussian(0.1, 0.4, 1.0), FinitePmf({0: 0.3, 2: 0.7}),
+                                 ShiftedLogGaussian(0.45, 1.0).released_law(2)])
+def test_divergence_of_identical_laws_is_zero(law):
+    with mpmath.workdps(25):
+        for alpha in (1.5, 10):
+            d = renyi(law, law, alpha, method="quadrature")
+            assert abs(d.value) <= d.error + mpmath.mpf(10) ** -18
+        assert abs(kl(law, law, method="quadrature").value) < mpmath.mpf(10) ** -18
+
+
+def test_kl_is_the_alpha_to_one_limit():
+    mech = ShiftedLogGaussian(0.45, 0.1)
+    P, Q = mech.released_law(0), mech.released_law(1)
+    with mpmath.workdps(30):
+        k = kl(P, Q).value
+        gaps = [abs(renyi(P, Q, 1 + mpmath.mpf(10) ** -j).value - k) for j in (2, 3, 4)]
+        assert gaps[0] > gaps[1] > gaps[2]
+        assert gaps[2] < gaps[0] / 50
+
+
+def test_gaussian_kl_closed_vs_quadrature():
+    with mpmath.workdps(25):
+        P, Q = Gaussian(0, 1), Gaussian(1, 2)
+        assert abs(kl(P, Q, method="quadrature").value - kl(P, Q).value) < mpmath.mpf(10) ** -18
+
+
+def test_infinite_divergences_have_reasons():
+    with mpmath.workdps(20):
+        d = renyi(ShiftedLogGaussian(0.45, 1.0).released_law(1), PointMass(0), 2)
+        assert not d.finite and "support mismatch" in d.reason
+        d = renyi(Gaussian(0, 1), PointMass(0), 2)
+        assert not d.finite and "continuous part" in d.reason
+        # unequal variances above the threshold (eq 34): closed form and quadrature both infinite
+        d = gaussian_renyi(3, 0, 2, 0, 1)
+        assert not d.finite and "eq 34" in d.reason
+        d = renyi(Gaussian(0, 2), Gaussian(0, 1), 3, method="quadrature")
+        assert not d.finite and "tail" in d.reason
+        d = renyi(FinitePmf({0: 0.5, 1: 0.5}), FinitePmf({0: 1}), 2)
+        assert not d.finite
+
+
+def test_unequal_variance_closed_form_vs_quadrature_where_finite():
+    with mpmath.workdps(25):
+        P, Q = Gaussian(0.2, 1.0), Gaussian(0.0, 1.3)
+        for alpha in (1.5, 2.0, 2.5):
+            a = renyi(P, Q, alpha, method="closed")
+            b = renyi(P, Q, alpha, method="quadrature")
+            assert abs(a.value - b.value) <= b.error + mpmath.mpf(10) ** -18
+
+
+def test_integer_law_divergence_relabelling_and_closed_sum():
+    P = FinitePmf({0: 0.2, 1: 0.5, 2: 0.3})
+    Q = FinitePmf({0: 0.4, 1: 0.4, 2: 0.2})
+    with mpmath.workdps(30):
+        d = renyi(P, Q, 3).value
+        pairs = [(mpmath.mpf(p), mpmath.mpf(q)) for p, q in (("0.2", "0.4"), ("0.5", "0.4"), ("0.3", "0.2"))]
+        direct = mpmath.log(mpmath.fsum(p ** 3 * q ** -2 for p, q in pairs)) / 2
+        assert abs(d - direct) < mpmath.mpf(10) ** -25
+
+
+@pytest.mark.parametrize("alpha", [1, 0.5, -2, float("nan"), float("inf")])
+def test_bad_orders(alpha):
+    with pytest.raises(ValueError, match="alpha must"):
+        renyi(Gaussian(0, 1), Gaussian(1, 1), alpha)
+
+
+def test_bad_method():
+    with pytest.raises(ValueError, match="method must be"):
+        renyi(Gaussian(0, 1), Gaussian(1, 1), 2, method="guess")

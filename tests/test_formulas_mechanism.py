@@ -1,0 +1,57 @@
+"""countdp.formulas.mechanism: each closed form of Sections 3-5 agrees with itself in float64,
+mpmath and Arb balls (rounding level), and the Section 4.1 closed form agrees with quadrature."""
+
+import mpmath
+import pytest
+from flint import arb, ctx
+
+from countdp import formulas
+from countdp.formulas import mechanism
+from countdp.laws import Gaussian
+from countdp.laws.expectation import quad_expectation
+
+# binary-exact arguments, so that float64, mpmath and balls evaluate at the same point
+POINTS = {
+    "sigma": [(0.25, 1.0), (0.0625, 0.125), (0.75, 2.0)],
+    "log_gap": [(0, 1.0), (1, 0.125), (10, 2.0), (10**6, 0.5)],
+    "budget": [(0, 0.25, 1.0), (7, 0.5, 0.125), (10**6, 0.125, 2.0)],
+    "error_bound": [(0, 0.25, 1.0), (10, 0.125, 0.5)],
+    "target": [(0, 0.5), (12, 0.25)],
+    "multiplicative_error": [(0.125,), (1.5,)],
+    "half_expectation": [(0.125,), (3.0,)],
+    "unclipped_error": [(0, 1.0, 0.25), (10, 0.125, 0.5)],
+    "drift_error": [(0.5, 0.25), (0.5, 0.125), (2.0, 0.0), (0.25, 1.0)],
+    "drift_error_derivative": [(0.5, 0.125), (2.0, 8.0)],
+    "atom_mass": [(0, 1.0, 0.25), (3, 0.125, 0.5)],
+    "negative_part": [(0, 0.125, 0.75), (2, 1.0, 0.5)],
+    "released_error": [(0, 0.125, 0.75), (10, 1.0, 0.25)],
+    "log_mean": [(0, 1.0, 0.25), (999, 0.5, 0.125)],
+    "renyi_equal_variance": [(2.0, 0.0, 1.0, 0.5), (1.5, 0.25, -0.75, 2.0)],
+    "renyi_counts": [(2.0, 1, 0, 1.0, 0.25), (1.5, 999999, 1000000, 0.125, 0.5), (10.0, 3, 10, 2.0, 0.75)],
+}
+CASES = [(name, args) for name, pts in POINTS.items() for args in pts]
+
+
+def test_every_formula_of_the_module_is_exercised():
+    defined = {name for name, obj in vars(mechanism).items() if isinstance(obj, type(formulas.sigma))}
+    assert defined == set(POINTS)
+
+
+@pytest.mark.parametrize("name, args", CASES, ids=[f"{n}{a}" for n, a in CASES])
+def test_float64_mpmath_and_balls_agree(name, args):
+    f = getattr(formulas, name)
+    with mpmath.workdps(40):
+        ref = f(*args)
+        with ctx.workprec(160):
+            b = f.ball(*args)
+        assert isinstance(b, arb) and b.rad() < 1e-35 * max(abs(float(b.mid())), 1e-300)
+        assert abs(mpmath.mpf(b.mid().str(45, radius=False)) - ref) <= mpmath.mpf(10) ** -36 * max(abs(ref), 1e-300)
+    assert f.fp(*args) == pytest.approx(float(ref), rel=1e-13, abs=1e-300)
+
+
+def test_drift_error_closed_form_against_quadrature():
+    with mpmath.workdps(30):
+        for s, a in [(0.3, 0.09), (0.3, 0.045), (1.5, 0.2), (0.01, 0.0)]:
+            q, err = quad_expectation(Gaussian(-a, s), lambda w: abs(mpmath.exp(w) - 1), breaks=[0])
+            assert abs(q - formulas.drift_error(s, a)) <= err + mpmath.mpf(10) ** -25
+        assert abs(formulas.drift_error(0.7, mpmath.mpf(0.49)) - formulas.multiplicative_error(0.7)) < mpmath.mpf(10) ** -25
