@@ -9,9 +9,9 @@ Evaluate with ``formulas.sigma(r0, c)`` (mpmath), ``.fp`` (float64/numpy) or ``.
 from __future__ import annotations
 
 from ..numerics.contexts import Formula
-from . import lower_bounds, mechanism
+from . import airy, lower_bounds, mechanism
 
-_SUBMODULES = (mechanism, lower_bounds)
+_SUBMODULES = (mechanism, lower_bounds, airy)
 
 
 def _collect() -> dict[str, Formula]:

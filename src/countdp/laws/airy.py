@@ -53,6 +53,7 @@ from mpmath import mp
 import numpy as np
 from scipy import special as _sc
 
+from .. import formulas
 from ..numerics import validate
 
 try:  # optional fast certified Airy evaluation (see _airy_pair_eval)
@@ -102,11 +103,12 @@ def _check_dps(dps) -> int:
 
 @lru_cache(maxsize=None)
 def _mp_base(prec: int):
-    """(a1', Ai(a1'), Z, log Z) at binary precision ``prec`` (a1' from mpmath.airyaizero)."""
+    """(a1', Ai(a1'), Z, log Z) at binary precision ``prec`` (the closed forms of
+    :mod:`countdp.formulas.airy`; a1' from mpmath.airyaizero)."""
     with mp.workprec(prec + 20):
-        a = mp.airyaizero(1, derivative=1)
+        a = formulas.airy_prime_zero()
         ai = mp.airyai(a)
-        Z = 2 * (-a) * ai**2
+        Z = formulas.airy_normaliser(a)
         logZ = mp.log(Z)
     return a, ai, Z, logZ
 
@@ -145,15 +147,14 @@ class AiryConstants:
 def _closed_form_mp(dps: int) -> AiryConstants:
     with mp.workdps(dps):
         a, ai, Z, _ = _cur()
-        A = -a
         return AiryConstants(
             a1p=+a,
             ai_a1p=+ai,
             Z=+Z,
-            mean_abs=2 * A / 3,
-            fisher=4 * A / 3,
-            second_moment=1 / (5 * A) + 8 * A**2 / 15,
-            m2I_half=8 * A**3 / 27,
+            mean_abs=formulas.airy_mean_abs(a),
+            fisher=formulas.airy_fisher(a),
+            second_moment=formulas.airy_second_moment(a),
+            m2I_half=formulas.airy_limit_constant(a),
             dps=dps,
             route="closed form (antiderivatives of z^k Ai^2, a1' = mpmath.airyaizero)",
         )
