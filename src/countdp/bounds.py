@@ -45,6 +45,7 @@ from typing import Callable
 import mpmath
 import numpy as np
 
+from . import formulas
 from .numerics import normal
 from .numerics import validate
 from .laws import CallableDensity, ContinuousLaw, Density, Law, LogShiftDensity, MixedLaw
@@ -785,16 +786,12 @@ def tv_laplace_equal_scale(delta, b) -> mpmath.mpf:
 def laplace_renyi(alpha, delta) -> mpmath.mpf:
     """D_alpha(Laplace(0,1) || Laplace(delta,1)) for alpha > 1:
     log( alpha/(2 alpha - 1) e^{(alpha-1)|delta|} + (alpha-1)/(2 alpha - 1) e^{-alpha |delta|} ) / (alpha - 1)."""
-    a = _mp(validate.order(alpha))
-    d = abs(_mp(delta))
-    return mpmath.log(a / (2 * a - 1) * mpmath.exp((a - 1) * d)
-                      + (a - 1) / (2 * a - 1) * mpmath.exp(-a * d)) / (a - 1)
+    return formulas.laplace_renyi(validate.order(alpha), abs(_mp(delta)))
 
 
 def laplace_kl(delta) -> mpmath.mpf:
     """KL(Laplace(0,1) || Laplace(delta,1)) = |delta| - 1 + e^{-|delta|}."""
-    d = abs(_mp(delta))
-    return d + mpmath.expm1(-d)
+    return formulas.laplace_kl(abs(_mp(delta)))
 
 
 def pinsker_lower(tv) -> mpmath.mpf:

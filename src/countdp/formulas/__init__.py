@@ -9,9 +9,9 @@ Evaluate with ``formulas.sigma(r0, c)`` (mpmath), ``.fp`` (float64/numpy) or ``.
 from __future__ import annotations
 
 from ..numerics.contexts import Formula
-from . import airy, lower_bounds, mechanism
+from . import airy, companion, lower_bounds, mechanism
 
-_SUBMODULES = (mechanism, lower_bounds, airy)
+_SUBMODULES = (mechanism, lower_bounds, airy, companion)
 
 
 def _collect() -> dict[str, Formula]:
