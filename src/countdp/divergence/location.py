@@ -48,7 +48,7 @@ import numpy as np
 from ..laws import Law
 from ..numerics.estimate import Estimate
 from ..numerics.quadrature import GL10, GL16, log_window_integral, panel_nodes
-from .loss_cgf import INF, LargeAlphaEnd, LossCgf
+from .loss_cgf import INF, DInfinity, LargeAlphaEnd, LossCgf
 
 __all__ = ["SymmetricLogConcave", "location_pair", "LocationLossCgf", "location_loss_cgf", "score_cgf_end"]
 
@@ -205,7 +205,7 @@ class LocationLossCgf(LossCgf):
             err[fold] = eS / (1 + S) + 1e-15 * np.abs(out[fold])
         for i in np.flatnonzero(~fold):
             out[i], err[i] = self._F_window(float(a1[i]) + 1.0)
-        return out, err
+        return Estimate(out, err)
 
     def _peak(self, alpha: float) -> tuple[float, float]:
         """Peak y* < 0 of ell(y) = alpha lf(y) - (alpha-1) lf(y - delta) (bisection on its
@@ -245,10 +245,10 @@ class LocationLossCgf(LossCgf):
         return F.value, F.error + 1e-14 * (alpha * lf[0] + a1 * lf[1] + 1.0)
 
     def kl_float(self):
-        return self._kl.value, self._kl.error
+        return self._kl
 
     def second_moment(self):
-        return self._second.value, self._second.error
+        return self._second
 
     # mpmath route ----------------------------------------------------------------------------
     def _mp_digits(self) -> int:
@@ -267,7 +267,7 @@ class LocationLossCgf(LossCgf):
 
             est = fam.mp_expect(g, [d] if d < 64 else (), half=True)
         with mp.workdps(dps):
-            return +est.value, +(est.error + abs(est.value) * mpmath.mpf(10) ** (-dps))
+            return Estimate(+est.value, +(est.error + abs(est.value) * mpmath.mpf(10) ** (-dps)))
 
     def mp_F(self, alpha):
         """(alpha - 1) D_alpha by mpmath.quad over the float peak window."""
@@ -287,12 +287,12 @@ class LocationLossCgf(LossCgf):
             F = M + mpmath.log(v)
             err = abs(e) / v + 10 * mpmath.eps
         with mp.workdps(dps):
-            return +F, +err
+            return Estimate(+F, +err)
 
     # the ends --------------------------------------------------------------------------------
     def d_inf(self):
-        return INF, (f"inf: the log-ratio of a shifted pair of the {self.fam.name} law is unbounded "
-                     "(its score is)")
+        return DInfinity(INF, f"inf: the log-ratio of a shifted pair of the {self.fam.name} law is unbounded "
+                              "(its score is)")
 
     def natural_alpha_max(self, kl, kl_error):
         return score_cgf_end(self.fam, self.delta, kl, kl_error)

@@ -38,10 +38,19 @@ import numpy as np
 from scipy import optimize
 
 from ..laws import Law
+from ..numerics.estimate import Estimate
 from . import renyi
 
 INF = mpmath.mpf("inf")
 MACH = float(np.finfo(float).eps)
+
+@dataclass(frozen=True)
+class DInfinity:
+    """D_inf(P||Q) = log ess sup dP/dQ and how it was obtained."""
+
+    value: object
+    how: str
+
 
 @dataclass(frozen=True)
 class LargeAlphaEnd:
@@ -67,25 +76,26 @@ class LossCgf:
     default_ppd = 16
     max_evals = 4000
 
-    def F(self, alphas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def F(self, alphas: np.ndarray) -> Estimate:
+        """F at each order (arrays of values and errors, float64)."""
         raise NotImplementedError
 
-    def mp_F(self, alpha) -> tuple:
+    def mp_F(self, alpha) -> Estimate:
         raise NotImplementedError
 
-    def kl(self) -> tuple:
+    def kl(self) -> Estimate:
         raise NotImplementedError
 
-    def kl_float(self) -> tuple[float, float]:
-        """KL by the float64 route: (value, error); by default the precise route, rounded."""
-        v, e = self.kl()
-        return float(v), float(e)
+    def kl_float(self) -> Estimate:
+        """KL by the float64 route; by default the precise route, rounded."""
+        k = self.kl()
+        return Estimate(float(k.value), float(k.error))
 
-    def second_moment(self) -> tuple[float, float] | None:
+    def second_moment(self) -> Estimate | None:
         """E_P L^2 (float64) with its error when the evaluator has it, else None."""
         return None
 
-    def d_inf(self) -> tuple:
+    def d_inf(self) -> DInfinity:
         raise NotImplementedError
 
     def natural_alpha_max(self, kl: float, kl_error: float) -> float | None:
@@ -95,12 +105,12 @@ class LossCgf:
 
     def large_alpha_end(self, order: float) -> LargeAlphaEnd:
         """D_alpha is nondecreasing with limit D_inf, so sup_{alpha >= A} D_alpha/alpha <= D_inf/A."""
-        dinf, how = self.d_inf()
-        dinf_f = float(dinf)
+        dinf = self.d_inf()
+        dinf_f = float(dinf.value)
         if not np.isfinite(dinf_f):
-            return LargeAlphaEnd(order, math.inf, how)
+            return LargeAlphaEnd(order, math.inf, dinf.how)
         bound = float(dinf_f / order)
-        return LargeAlphaEnd(order, bound, f"D_inf = {mpmath.nstr(dinf, 10)} finite: D_alpha/alpha <= "
+        return LargeAlphaEnd(order, bound, f"D_inf = {mpmath.nstr(dinf.value, 10)} finite: D_alpha/alpha <= "
                                            f"D_inf/alpha -> 0; sup over alpha >= {order:.4g} is at most {bound:.4g}")
 
     def loss_range(self):
@@ -161,7 +171,7 @@ class FiniteLossCgf(LossCgf):
             # mass of P outside the window, times the largest ratio: relative error of E_P[.]
             log_tail = float(mpmath.log(self.tail_p)) + a1 * float(self._dinf) - out
             err = err + np.exp(np.minimum(log_tail, 700.0))
-        return out, err
+        return Estimate(out, err)
 
     # mpmath route --------------------------------------------------------------------------
     def mp_F(self, alpha):
@@ -178,14 +188,14 @@ class FiniteLossCgf(LossCgf):
             err = self.n * mpmath.eps * (abs(m) + 1)
         if self.tail_p > 0:
             err += mpmath.exp(mpmath.log(self.tail_p) + a1 * self._dinf - val)
-        return val, err
+        return Estimate(val, err)
 
     def kl(self):
         terms = [p * L for p, L in zip(self.mp_p, self.mp_L)]
         val = mpmath.fsum(terms)
         err = self.n * mpmath.eps * mpmath.fsum(abs(t) for t in terms)
         err += self.tail_p * abs(self._dinf) + self.tail_q
-        return val, err
+        return Estimate(val, err)
 
     def loss_range(self):
         """max L - min L over P's support (bounds every cumulant of the tilted losses)."""
@@ -195,7 +205,7 @@ class FiniteLossCgf(LossCgf):
         how = "exact: max over the support of log(p/q)"
         if self.tail_p > 0:
             how += " (over the proven window; the ratio beyond it is taken not to exceed it)"
-        return self._dinf, how
+        return DInfinity(self._dinf, how)
 
 
 # --- double-exponential quadrature nodes (float64) -------------------------------------------
@@ -417,7 +427,7 @@ class DensityLossCgf(LossCgf):
             v, e = self._F1(alpha - 1.0)
             out.append(v)
             err.append(e)
-        return np.array(out), np.array(err)
+        return Estimate(np.array(out), np.array(err))
 
     def _F1(self, a1: float) -> tuple[float, float]:
         if a1 * self.Lrange <= 1.0:
@@ -462,7 +472,7 @@ class DensityLossCgf(LossCgf):
                 return mpmath.mpf(0) if lp == -INF else mpmath.exp(lp) * mpmath.expm1(a1 * L)
             dens, e = mpmath.quad(f, nodes, error=True)
             s = dens + mpmath.fsum(p * mpmath.expm1(a1 * L) for p, L in self.atoms)
-            return mpmath.log1p(s), (abs(e) + 1000 * mpmath.eps * abs(dens)) / (1 + s)
+            return Estimate(mpmath.log1p(s), (abs(e) + 1000 * mpmath.eps * abs(dens)) / (1 + s))
         x_star, _ = self._peak(float(a1))
         lp0, L0 = self._mp_lp_L(mpmath.mpf(x_star))
         M = lp0 + a1 * L0
@@ -474,7 +484,7 @@ class DensityLossCgf(LossCgf):
             return mpmath.mpf(0) if lp == -INF else mpmath.exp(lp + a1 * L - M)
         dens, e = mpmath.quad(g, nodes, error=True)
         s = dens + mpmath.fsum(mpmath.exp(v - M) for v in atom_logs)
-        return M + mpmath.log(s), (abs(e) + 1000 * mpmath.eps * abs(dens)) / s
+        return Estimate(M + mpmath.log(s), (abs(e) + 1000 * mpmath.eps * abs(dens)) / s)
 
     def kl(self):
         if not self.has_density:
@@ -486,13 +496,13 @@ class DensityLossCgf(LossCgf):
             return mpmath.mpf(0) if lp == -INF else mpmath.exp(lp) * L
         val, e = mpmath.quad(f, nodes, error=True)
         val += mpmath.fsum(p * L for p, L in self.atoms)
-        return val, abs(e) + 1000 * mpmath.eps * abs(val)
+        return Estimate(val, abs(e) + 1000 * mpmath.eps * abs(val))
 
     def kl_float(self):
         if not self.has_density:
             return self._finite.kl_float()
         v, e, _ = self._integrate(0.0, "kl")
-        return v + sum(float(p) * float(L) for p, L in self.atoms), e
+        return Estimate(v + sum(float(p) * float(L) for p, L in self.atoms), e)
 
     def _extreme(self, sign: int):
         """sup (sign = 1) or inf (sign = -1) of L = log p/q over P's support: (value, x, how)."""
@@ -538,13 +548,13 @@ class DensityLossCgf(LossCgf):
             return self._finite.d_inf()
         if self._dinf_cache is None:
             v, _, how = self._extreme(1)
-            self._dinf_cache = (v, how)
+            self._dinf_cache = DInfinity(v, how)
         return self._dinf_cache
 
     def loss_range(self):
         if not self.has_density:
             return self._finite.loss_range()
-        top = self.d_inf()[0]
+        top = self.d_inf().value
         bottom = self._extreme(-1)[0]
         return top + bottom
 
@@ -574,18 +584,18 @@ class LibraryLossCgf(LossCgf):
             else:
                 out.append(float(d.value) * (a - 1))
                 err.append(float(d.error) * (a - 1) + 8 * MACH * abs(float(d.value)) * (a - 1))
-        return np.array(out), np.array(err)
+        return Estimate(np.array(out), np.array(err))
 
     def mp_F(self, alpha):
         d = renyi.renyi(self.P, self.Q, alpha)
         a1 = mpmath.mpf(alpha) - 1
-        return d.value * a1, d.error * a1
+        return Estimate(d.value * a1, d.error * a1)
 
     def kl(self):
-        return self._kl.value, self._kl.error
+        return Estimate(self._kl.value, self._kl.error)
 
     def d_inf(self):
-        return INF, "not computed by the library fallback (the large-alpha end is left unbounded)"
+        return DInfinity(INF, "not computed by the library fallback (the large-alpha end is left unbounded)")
 
 
 def finite_support_pmfs(P: Law, Q: Law, tail):

@@ -47,8 +47,8 @@ from ..laws import Law
 from ..numerics import validate
 from ..numerics.estimate import Estimate
 from .location import location_loss_cgf, location_pair
-from .loss_cgf import (INF, MACH, DensityLossCgf, FiniteLossCgf, LargeAlphaEnd, LibraryLossCgf,
-                       LossCgf, finite_support_pmfs)
+from .loss_cgf import (INF, MACH, DensityLossCgf, DInfinity, FiniteLossCgf, LargeAlphaEnd,
+                       LibraryLossCgf, LossCgf, finite_support_pmfs)
 
 __all__ = ["TightRho", "DirectionSup", "LargeAlphaEnd", "DInfinity", "SupRatio", "tight_rho",
            "renyi_curve", "mp_renyi", "d_infinity", "pmf_sup_ratio", "INF"]
@@ -145,14 +145,6 @@ class TightRho:
         a = "alpha -> 1" if self.attained_at_one else f"alpha = {self.alpha:.6g}"
         return (f"TightRho({mpmath.nstr(self.value, 15)} in [{mpmath.nstr(self.lo, 15)}, "
                 f"{mpmath.nstr(self.hi, 15)}], {a}, {self.direction})")
-
-
-@dataclass(frozen=True)
-class DInfinity:
-    """D_inf(P||Q) = log ess sup dP/dQ and how it was obtained."""
-
-    value: object
-    how: str
 
 
 @dataclass(frozen=True)
@@ -264,8 +256,8 @@ class _Scan:
         alphas = [a for a in alphas if a not in self.pts]
         if not alphas:
             return
-        F, E = self.d.F(np.array(alphas))
-        for a, f, e in zip(alphas, F, E):
+        F = self.d.F(np.array(alphas))
+        for a, f, e in zip(alphas, F.value, F.error):
             self.pts[a] = (float(f), float(e))
 
     def orders(self) -> list[float]:
@@ -341,7 +333,7 @@ def _tail(scan: _Scan, dinf_how: str) -> tuple[str, bool, float]:
     return text, False, math.inf
 
 
-def _locate(scan: _Scan, kl: tuple, precise: bool) -> tuple:
+def _locate(scan: _Scan, kl: Estimate, precise: bool) -> tuple:
     """(value, error, alpha, attained_at_one): the KL end when no scanned order beats it within
     the error bars, else the best order refined by a bounded optimiser (its value by the precise
     route, or the float one)."""
@@ -350,24 +342,23 @@ def _locate(scan: _Scan, kl: tuple, precise: bool) -> tuple:
     errs = np.array([scan.ratio(a)[1] for a in xs])
     i = int(np.argmax(vals))
     if scan.kl_f + scan.kl_ferr >= vals[i] - errs[i] - 1e-13 * abs(scan.kl_f):
-        return kl[0], kl[1], 1.0, True
+        return kl.value, kl.error, 1.0, True
     a_star = xs[i]
     lo_b, hi_b = xs[max(i - 1, 0)], xs[min(i + 1, len(xs) - 1)]
     if hi_b > lo_b:
         def neg(a):
-            F, _ = d.F(np.array([a]))
-            return -F[0] / (a * (a - 1))
+            return -d.F(np.array([a])).value[0] / (a * (a - 1))
         res = optimize.minimize_scalar(neg, bounds=(lo_b, hi_b), method="bounded",
                                        options={"xatol": 1e-10 * a_star})
         if -res.fun > vals[i]:
             a_star = float(res.x)
     if precise:
-        Fm, Fe = d.mp_F(mpmath.mpf(a_star))
+        F = d.mp_F(mpmath.mpf(a_star))
     else:
-        F, E = d.F(np.array([a_star]))
-        Fm, Fe = mpmath.mpf(F[0]), mpmath.mpf(E[0])
+        Ff = d.F(np.array([a_star]))
+        F = Estimate(mpmath.mpf(Ff.value[0]), mpmath.mpf(Ff.error[0]))
     den = mpmath.mpf(a_star) * (mpmath.mpf(a_star) - 1)
-    return Fm / den, Fe / den, float(a_star), False
+    return F.value / den, F.error / den, float(a_star), False
 
 
 def _infinite(d: LossCgf, label: str) -> DirectionSup:
@@ -377,7 +368,7 @@ def _infinite(d: LossCgf, label: str) -> DirectionSup:
                         ratio_errors=np.array([]), evaluations=0, route=d.route, reason=d.infinite_reason)
 
 
-def _diverging(scan: _Scan, label: str, kl: tuple, dinf: tuple) -> DirectionSup | None:
+def _diverging(scan: _Scan, label: str, kl: Estimate, dinf: DInfinity) -> DirectionSup | None:
     """The result when an order (or the KL) is infinite, else None."""
     infinite_at = [a for a, (f, _) in scan.pts.items() if not np.isfinite(f)]
     if not (infinite_at or not np.isfinite(scan.kl_f)):
@@ -387,18 +378,18 @@ def _diverging(scan: _Scan, label: str, kl: tuple, dinf: tuple) -> DirectionSup 
     why = (f"D_alpha = inf from alpha = {min(infinite_at):.6g} on (the Renyi integral does not converge)"
            if infinite_at else "KL = inf")
     return DirectionSup(label=label, value=INF, alpha=min(infinite_at) if infinite_at else 1.0,
-                        attained_at_one=not infinite_at, lo=INF, hi=INF, kl=kl[0], kl_error=kl[1],
-                        d_inf=dinf[0], d_inf_how=dinf[1], tail=why, bounded=False, flat=False, alphas=xs,
+                        attained_at_one=not infinite_at, lo=INF, hi=INF, kl=kl.value, kl_error=kl.error,
+                        d_inf=dinf.value, d_inf_how=dinf.how, tail=why, bounded=False, flat=False, alphas=xs,
                         ratios=rs, ratio_errors=np.zeros_like(rs), evaluations=len(scan.pts),
                         route=scan.d.route, reason=why)
 
 
-def _kl_end(d: LossCgf, precise: bool) -> tuple:
-    """(KL, its error) by the precise route, or by the float one (as mpmath numbers)."""
+def _kl_end(d: LossCgf, precise: bool) -> Estimate:
+    """The KL by the precise route, or by the float one (as mpmath numbers)."""
     if precise:
         return d.kl()
-    v, e = d.kl_float()
-    return mpmath.mpf(v), mpmath.mpf(e)
+    k = d.kl_float()
+    return Estimate(mpmath.mpf(k.value), mpmath.mpf(k.error))
 
 
 def _slope_at_one(d: LossCgf, kl_f: float, kl_err: float) -> Estimate | None:
@@ -406,7 +397,7 @@ def _slope_at_one(d: LossCgf, kl_f: float, kl_err: float) -> Estimate | None:
     m2 = d.second_moment()
     if m2 is None:
         return None
-    second, second_err = m2
+    second, second_err = m2.value, m2.error
     var = second - kl_f * kl_f
     return Estimate(var / 2 - kl_f,
                     second_err / 2 + kl_err * (1 + 2 * kl_f) + 1e-16 * (abs(second) + abs(kl_f)))
@@ -416,10 +407,10 @@ def _sup_direction(d: LossCgf, label: str, opt: _Options) -> DirectionSup:
     if d.infinite_reason:
         return _infinite(d, label)
     kl = _kl_end(d, opt.precise)
-    kl_f = float(kl[0])
-    scan = _Scan(d, kl_f, float(kl[1]) + 4 * MACH * abs(kl_f))
+    kl_f = float(kl.value)
+    scan = _Scan(d, kl_f, float(kl.error) + 4 * MACH * abs(kl_f))
     dinf = d.d_inf()
-    alpha_max = opt.alpha_max or d.natural_alpha_max(kl_f, float(kl[1])) or 1e4
+    alpha_max = opt.alpha_max or d.natural_alpha_max(kl_f, float(kl.error)) or 1e4
     u0, u1 = math.log10(opt.a1_min), math.log10(max(alpha_max - 1, 10 * opt.a1_min))
     ppd = opt.ppd or d.default_ppd
     scan.evaluate(list(1 + 10 ** np.linspace(u0, u1, max(int(math.ceil((u1 - u0) * ppd)) + 1, 3))))
@@ -429,7 +420,7 @@ def _sup_direction(d: LossCgf, label: str, opt: _Options) -> DirectionSup:
     if opt.refine:
         _branch_and_bound(scan, opt.rel_tol, opt.max_evals or d.max_evals)
     xs = scan.orders()
-    tail, bounded, ub_tail = _tail(scan, dinf[1])
+    tail, bounded, ub_tail = _tail(scan, dinf.how)
     ubs = [scan.first_ub(xs[0])] + [scan.cell_ub(a, b) for a, b in zip(xs[:-1], xs[1:])]
     hi_f = max([scan.lower()] + ubs + [ub_tail])
     vals = np.array([scan.ratio(a)[0] for a in xs])
@@ -438,10 +429,11 @@ def _sup_direction(d: LossCgf, label: str, opt: _Options) -> DirectionSup:
     value, verr, alpha, at_one = _locate(scan, kl, opt.precise)
     hi = max(mpmath.mpf(hi_f), value + verr) if bounded else INF
     return DirectionSup(label=label, value=value, alpha=alpha, attained_at_one=at_one, lo=value - verr, hi=hi,
-                        kl=kl[0], kl_error=kl[1], d_inf=dinf[0], d_inf_how=dinf[1], tail=tail, bounded=bounded,
+                        kl=kl.value, kl_error=kl.error, d_inf=dinf.value, d_inf_how=dinf.how, tail=tail,
+                        bounded=bounded,
                         flat=flat, alphas=np.array(xs), ratios=vals, ratio_errors=errs, evaluations=len(scan.pts),
                         route=d.route, first_bound=float(ubs[0]), end=scan.end(xs[-1]),
-                        slope_at_one=_slope_at_one(d, kl_f, float(kl[1])))
+                        slope_at_one=_slope_at_one(d, kl_f, float(kl.error)))
 
 
 # ============================================================================================
@@ -541,8 +533,8 @@ def renyi_curve(P: Law, Q: Law, alphas, breakpoints: Iterable = (), location: bo
     d = _direction(P, Q, [float(b) for b in breakpoints], _default_tail(), location)
     if d.infinite_reason:
         return Estimate(np.full(a.shape, np.inf), np.zeros(a.shape))
-    F, E = d.F(a)
-    return Estimate(F / (a - 1), E / (a - 1))
+    F = d.F(a)
+    return Estimate(F.value / (a - 1), F.error / (a - 1))
 
 
 def mp_renyi(P: Law, Q: Law, alpha, breakpoints: Iterable = (), location: bool = True) -> Estimate:
@@ -552,9 +544,9 @@ def mp_renyi(P: Law, Q: Law, alpha, breakpoints: Iterable = (), location: bool =
     if d.infinite_reason:
         return Estimate(INF, mpmath.mpf(0))
     if alpha == 1:
-        return Estimate(*d.kl())
-    F, E = d.mp_F(alpha)
-    return Estimate(F / (alpha - 1), E / (alpha - 1))
+        return d.kl()
+    F = d.mp_F(alpha)
+    return Estimate(F.value / (alpha - 1), F.error / (alpha - 1))
 
 
 def d_infinity(P: Law, Q: Law, breakpoints: Iterable = (), location: bool = True) -> DInfinity:
@@ -562,7 +554,7 @@ def d_infinity(P: Law, Q: Law, breakpoints: Iterable = (), location: bool = True
     d = _direction(P, Q, [float(b) for b in breakpoints], _default_tail(), location)
     if d.infinite_reason:
         return DInfinity(INF, d.infinite_reason)
-    return DInfinity(*d.d_inf())
+    return d.d_inf()
 
 
 def pmf_sup_ratio(p: Sequence[float], q: Sequence[float], alpha_max=1e4, points_per_decade=12,
@@ -589,15 +581,14 @@ def pmf_sup_ratio(p: Sequence[float], q: Sequence[float], alpha_max=1e4, points_
 
 def _light_sup(d: FiniteLossCgf, alphas: np.ndarray, refine: bool) -> SupRatio:
     kl = float(np.sum(d.p * d.L))
-    F, _ = d.F(alphas)
-    r = F / (alphas * (alphas - 1))
+    r = d.F(alphas).value / (alphas * (alphas - 1))
     i = int(np.argmax(r))
     if kl >= r[i]:
         return SupRatio(kl, 1.0)
     val, at = float(r[i]), float(alphas[i])
     if refine:
         lo_b, hi_b = alphas[max(i - 1, 0)], alphas[min(i + 1, len(alphas) - 1)]
-        res = optimize.minimize_scalar(lambda x: -d.F(np.array([x]))[0][0] / (x * (x - 1)),
+        res = optimize.minimize_scalar(lambda x: -d.F(np.array([x])).value[0] / (x * (x - 1)),
                                        bounds=(lo_b, hi_b), method="bounded")
         if -res.fun > val:
             val, at = float(-res.fun), float(res.x)
