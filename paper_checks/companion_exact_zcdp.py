@@ -3,11 +3,12 @@
 Claims hm.laplace, hm.discrete_laplace, hm.krr, hm.rappor, hm.bounded_range.
 
 For each mechanism the tight zCDP parameter rho* = sup_{alpha > 1} max(D_alpha(P||Q),
-D_alpha(Q||P)) / alpha of its neighbouring pair is computed by the engine of
-countdp.tight_rho -- a log grid of alpha from 1 + 1e-6 to 1e4 plus both ends (the KL limit and
-the D_inf tail), branch and bound with rigorous cell bounds, precise mpmath values at the
-maximiser -- and compared with the claimed closed form.  Nothing assumes where the sup lies:
-the engine reports whether it sits at alpha -> 1 (then rho* is the KL) or at a finite alpha.
+D_alpha(Q||P)) / alpha of its neighbouring pair (countdp.mechanisms.epsilon_dp) is computed by
+the engine of countdp.divergence.tight_rho -- a log grid of alpha from 1 + 1e-6 to 1e4 plus both
+ends (the KL limit and the D_inf tail), branch and bound with rigorous cell bounds, precise
+mpmath values at the maximiser -- and compared with the claimed closed form
+(countdp.formulas.companion).  Nothing assumes where the sup lies: the engine reports whether it
+sits at alpha -> 1 (then rho* is the KL) or at a finite alpha.
 """
 
 from __future__ import annotations
@@ -17,11 +18,15 @@ import math
 import mpmath
 import numpy as np
 
-from countdp.mechanisms import epsilon_dp as M
-from countdp.divergence import tight_rho as T
+from countdp import formulas
+from countdp.divergence import renyi
+from countdp.divergence.tight_rho import mp_renyi, tight_rho
+from countdp.divergence.zcdp import zcdp_to_approx_dp
 from countdp.harness.claims import claim
 from countdp.laws import Gaussian
+from countdp.mechanisms import epsilon_dp
 from countdp.numerics.montecarlo import mc_mean
+from countdp.numerics.tolerance import working_precision
 
 TITLE = "Companion paper: exact zCDP of Laplace, discrete Laplace, k-RR, RAPPOR, bounded range"
 
@@ -35,43 +40,38 @@ RAPPOR_K_QUICK = [4]
 MC_DRAWS = 200_000
 
 
-def _eps_grid(c):
-    return EPS_QUICK if c.quick else EPS_FULL
+def _eps_grid(check):
+    return EPS_QUICK if check.quick else EPS_FULL
 
 
-def _tight_cases(c, params, r, closed, what):
+def _where(r) -> str:
+    """Where the supremum of an engine result sits, for notes."""
+    return "alpha -> 1" if r.attained_at_one else f"alpha = {r.alpha:.6g}"
+
+
+def _tight_cases(check, params, r, closed, what):
     """The two comparisons every 'tight at alpha -> 1' claim makes: the engine's rho* equals the
     closed form (tolerance: the engine's bracket), and the sup over alpha > 1 does not exceed
     the KL limit (the bracket's upper end against the KL, tolerance the engine's rel_tol)."""
-    c.compare({**params, "what": f"engine rho* == {what}"}, r.value, "==", closed, tol=r.width,
-              route="engine sup over alpha vs closed form",
-              note=f"maximiser {r.alpha if isinstance(r.alpha, str) else 'alpha = %.6g' % r.alpha}, {r.direction}")
-    c.compare({**params, "what": "sup over alpha > 1 (bracket's upper end) <= KL limit"}, r.hi, "<=", r.kl_max,
-              tol=1e-8 * abs(r.kl_max) + mpmath.mpf(10) ** (-c.dps + 3),
-              route="engine bracket vs engine KL (alpha -> 1)")
+    check.compare({**params, "what": f"engine rho* == {what}"}, r.value, "==", closed, tol=r.width,
+                  route="engine sup over alpha vs closed form", note=f"maximiser {_where(r)}, {r.direction}")
+    check.compare({**params, "what": "sup over alpha > 1 (bracket's upper end) <= KL limit"}, r.hi, "<=", r.kl_max,
+                  tol=1e-8 * abs(r.kl_max) + working_precision(3),
+                  route="engine bracket vs engine KL (alpha -> 1)")
 
 
-def _mc_kl(c, name, draw, closed, params):
+def _mc_kl(check, name, draw, closed, params):
     """Monte Carlo of E_P[L] through the mechanism's own sampler (the KL, = rho* when the sup sits
     at alpha -> 1), 5 standard errors."""
-    est = mc_mean(draw, c.rng(name, *params.values()), MC_DRAWS)
-    c.compare({**params, "what": "Monte Carlo E_P[privacy loss] == rho* (sampler route)"}, est.mean, "==",
-              closed, tol=est.halfwidth, route="sampler Monte Carlo, 5 se")
+    est = mc_mean(draw, check.rng(name, *params.values()), MC_DRAWS)
+    check.compare({**params, "what": "Monte Carlo E_P[privacy loss] == rho* (sampler route)"}, est.mean, "==",
+                  closed, tol=est.halfwidth, route="sampler Monte Carlo, 5 se")
 
 
-def _zcdp_notes(c, name, rho):
-    """(eps, delta) from rho via the team's zcdp module when it exists (optional, notes only)."""
-    try:
-        from countdp.divergence import zcdp  # noqa: PLC0415 -- optional, owned by another member
-    except ImportError:
-        return
-    f = getattr(zcdp, "zcdp_to_approx_dp", None)
-    if f is not None:
-        try:
-            c.note(f"{name}: rho* = {mpmath.nstr(rho, 8)} gives (eps, 1e-6)-DP with eps = "
-                   f"{mpmath.nstr(mpmath.mpf(f(rho, 1e-6)), 8)} (Bun-Steinke, countdp.zcdp)")
-        except Exception as exc:  # noqa: BLE001 -- a note, never a verdict
-            c.note(f"{name}: countdp.zcdp.zcdp_to_approx_dp raised {type(exc).__name__}")
+def _zcdp_note(check, name, rho):
+    """(eps, delta) from rho by the Bun-Steinke conversion (a note, never a verdict)."""
+    check.note(f"{name}: rho* = {mpmath.nstr(rho, 8)} gives (eps, 1e-6)-DP with eps = "
+               f"{mpmath.nstr(mpmath.mpf(zcdp_to_approx_dp(rho, 1e-6)), 8)} (Bun-Steinke conversion)")
 
 
 # ============================================================================================
@@ -87,49 +87,49 @@ def _zcdp_notes(c, name, rho):
     "curve samples and mpmath spot checks)",
     "Monte Carlo of the privacy loss through the Laplace sampler",
 ])
-def laplace(c):
+def laplace(check):
     worst_mironov = 0.0
-    for eps in _eps_grid(c):
-        r = T.tight_rho(M.laplace_pair(eps))
-        closed = M.laplace_rho(eps)
-        _tight_cases(c, {"eps": eps}, r, closed, "eps + e^-eps - 1")
+    for eps in _eps_grid(check):
+        r = tight_rho(epsilon_dp.laplace_pair(eps))
+        closed = formulas.laplace_kl(eps)
+        _tight_cases(check, {"eps": eps}, r, closed, "eps + e^-eps - 1")
         # Mironov's curve against every curve sample of both directions (symmetric pair)
         for d in r.directions:
-            mir = np.array([float(M.laplace_renyi_mironov(a, eps)) for a in d.alphas])
+            mir = np.array([float(formulas.laplace_renyi(a, eps)) for a in d.alphas])
             excess = np.abs(d.ratios * d.alphas - mir) - d.ratio_errors * d.alphas - 4e-16 * np.abs(mir)
             worst_mironov = max(worst_mironov, float(np.max(np.abs(d.ratios * d.alphas - mir) / np.maximum(mir, 1e-300))))
-            c.compare({"eps": eps, "direction": d.label, "alpha samples": len(d.alphas),
+            check.compare({"eps": eps, "direction": d.label, "alpha samples": len(d.alphas),
                        "what": "max over samples of |D_engine - D_Mironov| - error bar <= 0"},
                       float(np.max(excess)), "<=", 0.0, tol=0.0, route="engine quadrature vs Mironov")
-        P, Q = M.laplace_pair(eps)
+        P, Q = epsilon_dp.laplace_pair(eps)
         for alpha in (2, 20):
-            v, e = T.mp_renyi(P, Q, alpha)
-            c.compare({"eps": eps, "alpha": alpha, "what": "mpmath D_alpha == Mironov"}, v, "==",
-                      M.laplace_renyi_mironov(alpha, eps), tol=e + mpmath.mpf(10) ** (-c.dps + 3),
+            d = mp_renyi(P, Q, alpha)
+            check.compare({"eps": eps, "alpha": alpha, "what": "mpmath D_alpha == Mironov"}, d.value, "==",
+                      formulas.laplace_renyi(alpha, eps), tol=d.error + working_precision(3),
                       route="engine mpmath quadrature vs Mironov")
         # strict comparisons with the two standard bounds
-        c.compare({"eps": eps, "what": "rho* < eps^2/2"}, r.value, "<", mpmath.mpf(eps) ** 2 / 2, tol=r.width)
-        c.compare({"eps": eps, "what": "rho* < eps tanh(eps/2)"}, r.value, "<",
+        check.compare({"eps": eps, "what": "rho* < eps^2/2"}, r.value, "<", mpmath.mpf(eps) ** 2 / 2, tol=r.width)
+        check.compare({"eps": eps, "what": "rho* < eps tanh(eps/2)"}, r.value, "<",
                   mpmath.mpf(eps) * mpmath.tanh(mpmath.mpf(eps) / 2), tol=r.width)
         if eps in (0.1, 1, 5):
-            _mc_kl(c, "laplace", lambda g, m, eps=eps, P=P, Q=Q: M.privacy_loss(
-                P, Q, M.laplace_release(np.zeros(m), eps, 1, g)), closed, {"eps": eps})
+            _mc_kl(check, "laplace", lambda g, m, eps=eps, P=P, Q=Q: epsilon_dp.privacy_loss(
+                P, Q, epsilon_dp.laplace_release(np.zeros(m), eps, 1, g)), closed, {"eps": eps})
         # negative controls: the same comparison applied to wrong tight values
-        c.control(f"rho* == eps^2/2 at eps = {eps}", r.value, "==", mpmath.mpf(eps) ** 2 / 2, tol=r.width)
-        c.control(f"rho* == eps^2/8 at eps = {eps}", r.value, "==", mpmath.mpf(eps) ** 2 / 8, tol=r.width)
+        check.control(f"rho* == eps^2/2 at eps = {eps}", r.value, "==", mpmath.mpf(eps) ** 2 / 2, tol=r.width)
+        check.control(f"rho* == eps^2/8 at eps = {eps}", r.value, "==", mpmath.mpf(eps) ** 2 / 8, tol=r.width)
         if eps == 1:
-            _zcdp_notes(c, "Laplace eps = 1", r.value)
+            _zcdp_note(check, "Laplace eps = 1", r.value)
     # the engine's own calibration: equal-variance Gaussians (main paper eq 11)
     for shift, s in ((1.0, 1.0), (0.3, 2.0)):
-        g = T.tight_rho((Gaussian(0, s), Gaussian(shift, s)))
+        g = tight_rho((Gaussian(0, s), Gaussian(shift, s)))
         exact = mpmath.mpf(shift) ** 2 / (2 * mpmath.mpf(s) ** 2)
-        c.compare({"shift": shift, "s": s, "what": "engine self-check: Gaussian rho* == shift^2/(2 s^2)"},
-                  g.value, "==", exact, tol=mpmath.mpf(10) ** (-c.dps + 5),
+        check.compare({"shift": shift, "s": s, "what": "engine self-check: Gaussian rho* == shift^2/(2 s^2)"},
+                  g.value, "==", exact, tol=working_precision(5),
                   route="engine vs eq (11)", note=f"flat curve: {g.flat}; large-alpha end: {g.tail}")
         spread = float(np.max(np.abs(g.best().ratios - float(exact))) - np.max(g.best().ratio_errors))
-        c.compare({"shift": shift, "s": s, "what": "Gaussian D_alpha/alpha flat over the scan"},
+        check.compare({"shift": shift, "s": s, "what": "Gaussian D_alpha/alpha flat over the scan"},
                   spread, "<=", 0.0, tol=1e-12 * float(exact), route="engine curve vs eq (11)")
-    c.slack(f"engine vs closed form within the bracket (widths <= ~1e-8 relative); "
+    check.slack(f"engine vs closed form within the bracket (widths <= ~1e-8 relative); "
             f"Mironov vs engine curve: worst relative difference {worst_mironov:.2e}")
 
 
@@ -142,59 +142,58 @@ def laplace(c):
     "candidate closed form eps - a (1 - e^-eps)/sinh(a), a = eps/Delta (the KL of the pair)",
     "tight-rho engine on the pair merged by likelihood-ratio class (geometric-series masses)",
     "tight-rho engine on the exact integer pmfs summed over a proven window (small Delta)",
-    "countdp.renyi.renyi (library summation) on the integer pmfs at alpha = 2 vs the engine",
+    "the library's Renyi divergence (its own summation) on the integer pmfs at alpha = 2 vs the engine",
     "Monte Carlo of the privacy loss through the discrete Laplace sampler",
 ])
-def discrete_laplace(c):
+def discrete_laplace(check):
     excess = []
-    for eps in _eps_grid(c):
+    for eps in _eps_grid(check):
         for Delta in DELTAS:
-            r = T.tight_rho(M.discrete_laplace_loss_classes(eps, Delta))
-            closed = M.discrete_laplace_kl(eps, Delta)
-            _tight_cases(c, {"eps": eps, "Delta": Delta}, r, closed, "eps - a(1-e^-eps)/sinh(a)")
+            r = tight_rho(epsilon_dp.discrete_laplace_loss_classes(eps, Delta))
+            closed = formulas.discrete_laplace_kl(eps, Delta)
+            _tight_cases(check, {"eps": eps, "Delta": Delta}, r, closed, "eps - a(1-e^-eps)/sinh(a)")
             excess.append(float(r.value - closed))
             if Delta == 1:
-                c.compare({"eps": eps, "Delta": 1, "what": "rho* == eps tanh(eps/2) at Delta = 1"}, r.value, "==",
+                check.compare({"eps": eps, "Delta": 1, "what": "rho* == eps tanh(eps/2) at Delta = 1"}, r.value, "==",
                           mpmath.mpf(eps) * mpmath.tanh(mpmath.mpf(eps) / 2), tol=r.width)
-                c.control(f"the continuous Laplace value eps + e^-eps - 1 is tight at Delta = 1, eps = {eps}",
-                          r.value, "==", M.laplace_rho(eps), tol=r.width)
-            c.control(f"rho* == eps^2/2 at eps = {eps}, Delta = {Delta}", r.value, "==",
+                check.control(f"the continuous Laplace value eps + e^-eps - 1 is tight at Delta = 1, eps = {eps}",
+                          r.value, "==", formulas.laplace_kl(eps), tol=r.width)
+            check.control(f"rho* == eps^2/2 at eps = {eps}, Delta = {Delta}", r.value, "==",
                       mpmath.mpf(eps) ** 2 / 2, tol=r.width)
         # the exact infinite-support pmfs, summed over a window with a proven tail
-        for Delta in ((1, 3) if c.quick else (1, 2, 3)):
-            if eps < (1 if c.quick else 0.1):
+        for Delta in ((1, 3) if check.quick else (1, 2, 3)):
+            if eps < (1 if check.quick else 0.1):
                 continue
-            P, Q = M.discrete_laplace_pair(eps, Delta)
-            ri = T.tight_rho((P, Q))
-            c.compare({"eps": eps, "Delta": Delta, "what": "engine on the integer pmfs == candidate"}, ri.value,
-                      "==", M.discrete_laplace_kl(eps, Delta), tol=ri.width, route="engine on the window sums")
+            P, Q = epsilon_dp.discrete_laplace_pair(eps, Delta)
+            ri = tight_rho((P, Q))
+            check.compare({"eps": eps, "Delta": Delta, "what": "engine on the integer pmfs == candidate"}, ri.value,
+                      "==", formulas.discrete_laplace_kl(eps, Delta), tol=ri.width, route="engine on the window sums")
             if eps >= 0.5:
-                from countdp.divergence import renyi as R
-                lib = R.renyi(P, Q, 2)
-                v, e = T.mp_renyi(*M.discrete_laplace_loss_classes(eps, Delta), 2)
-                c.compare({"eps": eps, "Delta": Delta, "alpha": 2, "what": "library D_2 (integer pmfs) == engine "
-                           "D_2 (ratio classes)"}, lib.value, "==", v, tol=lib.error + e,
-                          route="countdp.renyi vs engine")
-                _mc_kl(c, "dlap", lambda g, m, P=P, Q=Q: M.privacy_loss(P, Q, P.sample(g, m)),
-                       M.discrete_laplace_kl(eps, Delta), {"eps": eps, "Delta": Delta})
+                lib = renyi.renyi(P, Q, 2)
+                d = mp_renyi(*epsilon_dp.discrete_laplace_loss_classes(eps, Delta), 2)
+                check.compare({"eps": eps, "Delta": Delta, "alpha": 2, "what": "library D_2 (integer pmfs) == engine "
+                           "D_2 (ratio classes)"}, lib.value, "==", d.value, tol=lib.error + d.error,
+                          route="the library's Renyi summation vs the engine")
+                _mc_kl(check, "dlap", lambda g, m, P=P, Q=Q: epsilon_dp.privacy_loss(P, Q, P.sample(g, m)),
+                       formulas.discrete_laplace_kl(eps, Delta), {"eps": eps, "Delta": Delta})
     # Delta -> inf: the discrete value tends to the Laplace value; Delta^2 (rho*_DL - rho_Lap) settles
-    for eps in ((1,) if c.quick else (0.1, 1, 5)):
+    for eps in ((1,) if check.quick else (0.1, 1, 5)):
         seq = []
         for Delta in (10, 100, 1000):
-            r = T.tight_rho(M.discrete_laplace_loss_classes(eps, Delta), rel_tol=1e-14)
-            seq.append((Delta, r.value - M.laplace_rho(eps), r.width))
+            r = tight_rho(epsilon_dp.discrete_laplace_loss_classes(eps, Delta), rel_tol=1e-14)
+            seq.append((Delta, r.value - formulas.laplace_kl(eps), r.width))
         scaled = [D ** 2 * d for D, d, _ in seq]
-        c.finding(eps=eps, what="Delta^2 (rho*_DL - rho_Laplace) along Delta = 10, 100, 1000",
+        check.finding(eps=eps, what="Delta^2 (rho*_DL - rho_Laplace) along Delta = 10, 100, 1000",
                   **{f"Delta={D}": mpmath.nstr(s, 10) for (D, _, _), s in zip(seq, scaled)})
-        c.compare({"eps": eps, "what": "rho*_DL - rho_Laplace > 0 and decreasing along Delta = 10, 100, 1000"},
+        check.compare({"eps": eps, "what": "rho*_DL - rho_Laplace > 0 and decreasing along Delta = 10, 100, 1000"},
                   seq[2][1], "<", seq[1][1], tol=seq[2][2] + seq[1][2])
-        c.compare({"eps": eps, "what": "rho*_DL - rho_Laplace > 0 at Delta = 1000"}, seq[2][1], ">", 0, tol=seq[2][2])
+        check.compare({"eps": eps, "what": "rho*_DL - rho_Laplace > 0 at Delta = 1000"}, seq[2][1], ">", 0, tol=seq[2][2])
         # O(Delta^-2): the scaled sequence contracts (Cauchy differences shrink), so the
         # difference itself is at most a bounded multiple of Delta^-2 and tends to 0
-        c.compare({"eps": eps, "what": "|s(1000) - s(100)| <= |s(100) - s(10)| / 10, s = Delta^2 (rho*_DL - rho_Lap)"},
+        check.compare({"eps": eps, "what": "|s(1000) - s(100)| <= |s(100) - s(10)| / 10, s = Delta^2 (rho*_DL - rho_Lap)"},
                   abs(scaled[2] - scaled[1]), "<=", abs(scaled[1] - scaled[0]) / 10,
                   tol=1000 ** 2 * (seq[2][2] + seq[1][2]))
-    c.slack(f"engine minus candidate: max |.| = {max(abs(x) for x in excess):.2e} over the grid "
+    check.slack(f"engine minus candidate: max |.| = {max(abs(x) for x in excess):.2e} over the grid "
             "(the sup sits at alpha -> 1 for every eps and Delta)")
 
 
@@ -208,61 +207,61 @@ def discrete_laplace(c):
     "tight-rho engine on the k-RR pmfs (exact sums, sup over alpha, both directions)",
     "Monte Carlo of the privacy loss through the k-RR sampler",
 ])
-def krr(c):
+def krr(check):
     worst = 0.0
     for k in K_TIGHT:
-        for eps in _eps_grid(c):
-            r = T.tight_rho(M.krr_pair(eps, k))
-            closed = M.krr_kl(eps, k)
-            _tight_cases(c, {"k": k, "eps": eps}, r, closed, "eps (e^eps - 1)/(e^eps + k - 1)")
+        for eps in _eps_grid(check):
+            r = tight_rho(epsilon_dp.krr_pair(eps, k))
+            closed = formulas.krr_kl(eps, k)
+            _tight_cases(check, {"k": k, "eps": eps}, r, closed, "eps (e^eps - 1)/(e^eps + k - 1)")
             worst = max(worst, float(abs(r.value - closed)))
-            c.control(f"rho* == eps^2/2 at k = {k}, eps = {eps}", r.value, "==", mpmath.mpf(eps) ** 2 / 2, tol=r.width)
+            check.control(f"rho* == eps^2/2 at k = {k}, eps = {eps}", r.value, "==", mpmath.mpf(eps) ** 2 / 2, tol=r.width)
     for k, eps in ((3, 1), (6, 5)):
-        P, Q = M.krr_pair(eps, k)
-        _mc_kl(c, "krr", lambda g, m, k=k, eps=eps, P=P, Q=Q: M.privacy_loss(
-            P, Q, M.krr_release(np.zeros(m, dtype=int), eps, k, g)), M.krr_kl(eps, k), {"k": k, "eps": eps})
+        P, Q = epsilon_dp.krr_pair(eps, k)
+        _mc_kl(check, "krr", lambda g, m, k=k, eps=eps, P=P, Q=Q: epsilon_dp.privacy_loss(
+            P, Q, epsilon_dp.krr_release(np.zeros(m, dtype=int), eps, k, g)), formulas.krr_kl(eps, k), {"k": k, "eps": eps})
     # beyond k = 6: where the sup leaves alpha -> 1, and by how much it exceeds the KL
     largest = None
     for k in K_BEYOND:
         moved = []
-        for eps in _eps_grid(c):
-            r = T.tight_rho(M.krr_pair(eps, k))
-            kl = M.krr_kl(eps, k)
+        for eps in _eps_grid(check):
+            r = tight_rho(epsilon_dp.krr_pair(eps, k))
+            kl = formulas.krr_kl(eps, k)
             ex = r.value - kl
             if not r.attained_at_one:
                 moved.append(eps)
-                c.finding(k=k, eps=eps, alpha_star=round(float(r.alpha), 6), rho_star=mpmath.nstr(r.value, 12),
+                check.finding(k=k, eps=eps, alpha_star=round(float(r.alpha), 6), rho_star=mpmath.nstr(r.value, 12),
                           kl=mpmath.nstr(kl, 12), excess=mpmath.nstr(ex, 6),
                           relative_excess=mpmath.nstr(ex / kl, 6), bracket=mpmath.nstr(r.width, 3))
                 if largest is None or ex / kl > largest[0]:
                     largest = (ex / kl, k, eps, r, kl)
             else:
-                c.finding(k=k, eps=eps, alpha_star="alpha -> 1", rho_star=mpmath.nstr(r.value, 12),
+                check.finding(k=k, eps=eps, alpha_star="alpha -> 1", rho_star=mpmath.nstr(r.value, 12),
                           excess=mpmath.nstr(ex, 3), bracket=mpmath.nstr(r.width, 3))
-        if not c.quick:
+        if not check.quick:
             # the eps below which the sup sits at a finite alpha (bisection on the engine's verdict,
             # assuming one crossing in [0.01, 10]; the grid findings above are consistent with it)
             lo, hi = 0.01, 10.0
-            if not T.tight_rho(M.krr_pair(lo, k)).attained_at_one and T.tight_rho(M.krr_pair(hi, k)).attained_at_one:
+            if not tight_rho(epsilon_dp.krr_pair(lo, k)).attained_at_one and tight_rho(epsilon_dp.krr_pair(hi, k)).attained_at_one:
                 for _ in range(18):
                     mid = math.sqrt(lo * hi)
-                    if T.tight_rho(M.krr_pair(mid, k)).attained_at_one:
+                    if tight_rho(epsilon_dp.krr_pair(mid, k)).attained_at_one:
                         hi = mid
                     else:
                         lo = mid
-                c.finding(k=k, what="threshold eps: the sup sits at a finite alpha for eps below, at alpha -> 1 above",
+                check.finding(k=k, what="threshold eps: the sup sits at a finite alpha for eps below, at alpha -> 1 above",
                           eps_threshold=f"{math.sqrt(lo * hi):.5g}", bracket=f"[{lo:.5g}, {hi:.5g}]")
-        c.note(f"k = {k}: sup at a finite alpha for eps in {moved}" if moved else
+        check.note(f"k = {k}: sup at a finite alpha for eps in {moved}" if moved else
                f"k = {k}: sup at alpha -> 1 for every eps of the grid")
-    c.note("small-eps expansion: d/dalpha (D_alpha/alpha) at alpha -> 1 is Var(L)/2 - KL = "
+    check.note("small-eps expansion: d/dalpha (D_alpha/alpha) at alpha -> 1 is Var(L)/2 - KL = "
            "eps^4 (1/(12 D) - 1/(2 D^2)) + O(eps^5) with D = e^eps + k - 1 ~ k: positive iff k > 6, "
            "so for every k >= 7 the KL stops being tight at small eps (the engine's findings agree)")
     # negative control: the KL formula claimed tight beyond k = 6, at the largest excess found
     if largest is not None:
         _, k, eps, r, kl = largest
-        c.control(f"the KL formula is the tight rho at k = {k}, eps = {eps} (beyond k <= 6)", r.value, "==", kl,
+        check.control(f"the KL formula is the tight rho at k = {k}, eps = {eps} (beyond k <= 6)", r.value, "==", kl,
                   tol=r.width)
-    c.slack(f"k = 2..6: engine minus candidate at most {worst:.2e}; beyond: largest relative excess "
+    check.slack(f"k = 2..6: engine minus candidate at most {worst:.2e}; beyond: largest relative excess "
             + (f"{float(largest[0]):.4g} at k = {largest[1]}, eps = {largest[2]}" if largest else "none"))
 
 
@@ -276,22 +275,22 @@ def krr(c):
     "tight-rho engine on the explicit product law over all 2^k bit patterns (exact sums)",
     "Monte Carlo of the privacy loss through the RAPPOR sampler (bit flips)",
 ])
-def rappor(c):
-    for k in (RAPPOR_K_QUICK if c.quick else RAPPOR_K_FULL):
-        for eps in _eps_grid(c):
-            r = T.tight_rho(M.rappor_pair(eps, k))
-            closed = M.rappor_rho(eps)
-            _tight_cases(c, {"k": k, "eps": eps}, r, closed, "eps tanh(eps/4)")
-            c.control(f"rho* == eps^2/2 at k = {k}, eps = {eps}", r.value, "==", mpmath.mpf(eps) ** 2 / 2, tol=r.width)
-            c.control(f"rho* == eps tanh(eps/2) (budget not split over the two bits), k = {k}, eps = {eps}",
+def rappor(check):
+    for k in (RAPPOR_K_QUICK if check.quick else RAPPOR_K_FULL):
+        for eps in _eps_grid(check):
+            r = tight_rho(epsilon_dp.rappor_pair(eps, k))
+            closed = formulas.rappor_rho(eps)
+            _tight_cases(check, {"k": k, "eps": eps}, r, closed, "eps tanh(eps/4)")
+            check.control(f"rho* == eps^2/2 at k = {k}, eps = {eps}", r.value, "==", mpmath.mpf(eps) ** 2 / 2, tol=r.width)
+            check.control(f"rho* == eps tanh(eps/2) (budget not split over the two bits), k = {k}, eps = {eps}",
                       r.value, "==", mpmath.mpf(eps) * mpmath.tanh(mpmath.mpf(eps) / 2), tol=r.width)
     for eps in (0.5, 2):
         k = 4
-        P, Q = M.rappor_pair(eps, k)
-        _mc_kl(c, "rappor", lambda g, m, eps=eps, P=P, Q=Q: M.privacy_loss(
-            P, Q, M.rappor_encode(M.rappor_release(np.zeros(m, dtype=int), eps, k, g))),
-            M.rappor_rho(eps), {"k": k, "eps": eps})
-    c.slack("engine equals eps tanh(eps/4) within brackets of ~1e-13 relative; the sup sits at alpha -> 1")
+        P, Q = epsilon_dp.rappor_pair(eps, k)
+        _mc_kl(check, "rappor", lambda g, m, eps=eps, P=P, Q=Q: epsilon_dp.privacy_loss(
+            P, Q, epsilon_dp.rappor_encode(epsilon_dp.rappor_release(np.zeros(m, dtype=int), eps, k, g))),
+            formulas.rappor_rho(eps), {"k": k, "eps": eps})
+    check.slack("engine equals eps tanh(eps/4) within brackets of ~1e-13 relative; the sup sits at alpha -> 1")
 
 
 # ============================================================================================
@@ -305,33 +304,33 @@ def rappor(c):
     "a final Newton step on the precise value), then the tight-rho engine on the best pair",
     "random search over three-point eta-bounded-range pairs (no pair exceeds the closed form)",
 ])
-def bounded_range(c):
-    for eta in _eps_grid(c):
-        w = M.worst_bounded_range_pair(eta)
-        r = T.tight_rho(w["pair"])
-        closed = M.bounded_range_rho(eta)
-        tol = r.width + w["search_error"]
-        c.compare({"eta": eta, "what": "sup over two-point pairs of rho* == closed form"}, r.value, "==", closed,
+def bounded_range(check):
+    for eta in _eps_grid(check):
+        w = epsilon_dp.worst_bounded_range_pair(eta)
+        r = tight_rho(w.pair)
+        closed = formulas.bounded_range_rho(eta)
+        tol = r.width + w.search_error
+        check.compare({"eta": eta, "what": "sup over two-point pairs of rho* == closed form"}, r.value, "==", closed,
                   tol=tol, route="search + engine vs closed form",
                   note=f"maximiser {r.alpha}, {r.direction}")
-        c.compare({"eta": eta, "what": "rho(eta) < eta^2/8"}, r.value, "<", mpmath.mpf(eta) ** 2 / 8, tol=tol)
-        c.compare({"eta": eta, "what": "the maximising range is the largest allowed (r = eta)"}, w["r"], "==", eta,
+        check.compare({"eta": eta, "what": "rho(eta) < eta^2/8"}, r.value, "<", mpmath.mpf(eta) ** 2 / 8, tol=tol)
+        check.compare({"eta": eta, "what": "the maximising range is the largest allowed (r = eta)"}, w.r, "==", eta,
                   tol=1e-9 * eta)
-        c.finding(eta=eta, q=f"{w['q']:.10g}", p=f"{w['p']:.10g}", r=f"{w['r']:.10g}",
-                  alpha_star=r.alpha if isinstance(r.alpha, str) else f"{r.alpha:.6g}",
-                  rho=mpmath.nstr(r.value, 15), search_error=mpmath.nstr(w["search_error"], 3))
+        check.finding(eta=eta, q=f"{w.q:.10g}", p=f"{w.p:.10g}", r=f"{w.r:.10g}",
+                      alpha_star="alpha -> 1" if r.attained_at_one else f"{r.alpha:.6g}",
+                      rho=mpmath.nstr(r.value, 15), search_error=mpmath.nstr(w.search_error, 3))
         # controls: eta^2/8 is not tight; the symmetric pair (binary RR at eta/2) is not the worst
-        c.control(f"rho(eta) == eta^2/8 at eta = {eta}", r.value, "==", mpmath.mpf(eta) ** 2 / 8, tol=tol)
-        sym = T.tight_rho(M.two_point_pair(1 / (1 + mpmath.exp(mpmath.mpf(eta) / 2)), eta))
-        c.control(f"the symmetric pair (binary RR at eps = eta/2) is the worst case at eta = {eta}", sym.value, "==",
+        check.control(f"rho(eta) == eta^2/8 at eta = {eta}", r.value, "==", mpmath.mpf(eta) ** 2 / 8, tol=tol)
+        sym = tight_rho(epsilon_dp.two_point_pair(1 / (1 + mpmath.exp(mpmath.mpf(eta) / 2)), eta))
+        check.control(f"the symmetric pair (binary RR at eps = eta/2) is the worst case at eta = {eta}", sym.value, "==",
                   closed, tol=tol + sym.width)
-        c.control(f"rho(eta) == eps^2/2 with eps = eta, eta = {eta}", r.value, "==", mpmath.mpf(eta) ** 2 / 2, tol=tol)
-    for eta in ((1,) if c.quick else (0.5, 1, 5)):
-        best, q, p = M.random_bounded_range_pairs(eta, 300 if c.quick else 1500, c.rng("three-point", eta))
-        c.compare({"eta": eta, "what": "max over random three-point pairs <= closed form"}, best, "<=",
-                  M.bounded_range_rho(eta), tol=1e-12 * float(M.bounded_range_rho(eta)),
-                  route="random search (float scan)", note=f"best q = {np.round(q, 4).tolist()}")
-    c.slack("search + engine equal the closed form to the search error (a Newton step on the precise value)")
+        check.control(f"rho(eta) == eps^2/2 with eps = eta, eta = {eta}", r.value, "==", mpmath.mpf(eta) ** 2 / 2, tol=tol)
+    for eta in ((1,) if check.quick else (0.5, 1, 5)):
+        found = epsilon_dp.random_bounded_range_pairs(eta, 300 if check.quick else 1500, check.rng("three-point", eta))
+        check.compare({"eta": eta, "what": "max over random three-point pairs <= closed form"}, found.value, "<=",
+                  formulas.bounded_range_rho(eta), tol=1e-12 * float(formulas.bounded_range_rho(eta)),
+                  route="random search (float scan)", note=f"best q = {np.round(found.q, 4).tolist()}")
+    check.slack("search + engine equal the closed form to the search error (a Newton step on the precise value)")
 
 
 # ============================================================================================
@@ -344,11 +343,11 @@ def figures(settings):
 
     eps = np.logspace(-2, 1, 10 if settings.quick else 16)
     rows = {
-        "Laplace": [float(T.tight_rho(M.laplace_pair(e)).value) for e in eps],
-        "discrete Laplace, Delta = 3": [float(T.tight_rho(M.discrete_laplace_loss_classes(e, 3)).value) for e in eps],
-        "4-RR": [float(T.tight_rho(M.krr_pair(e, 4)).value) for e in eps],
-        "RAPPOR (k = 4)": [float(T.tight_rho(M.rappor_pair(e, 4)).value) for e in eps],
-        "eta-bounded range, eta = eps": [float(T.tight_rho(M.worst_bounded_range_pair(e)["pair"]).value)
+        "Laplace": [float(tight_rho(epsilon_dp.laplace_pair(e)).value) for e in eps],
+        "discrete Laplace, Delta = 3": [float(tight_rho(epsilon_dp.discrete_laplace_loss_classes(e, 3)).value) for e in eps],
+        "4-RR": [float(tight_rho(epsilon_dp.krr_pair(e, 4)).value) for e in eps],
+        "RAPPOR (k = 4)": [float(tight_rho(epsilon_dp.rappor_pair(e, 4)).value) for e in eps],
+        "eta-bounded range, eta = eps": [float(tight_rho(epsilon_dp.worst_bounded_range_pair(e).pair).value)
                                          for e in eps],
     }
     fig, ax = new_figure()
@@ -366,7 +365,7 @@ def figures(settings):
     fig, ax = new_figure()
     for k, style in ((6, "-"), (8, "--")):
         for e, col in ((0.1, "C0"), (0.5, "C1")):
-            r = T.tight_rho(M.krr_pair(e, k))
+            r = tight_rho(epsilon_dp.krr_pair(e, k))
             a, f = r.curve()
             kl = float(r.kl_max)
             ax.semilogx(a - 1, f / kl, style, color=col, lw=1, label=f"k = {k}, eps = {e}")

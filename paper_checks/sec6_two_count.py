@@ -25,7 +25,6 @@ from countdp.laws import Gaussian
 from countdp.laws.moments import expected_distance, probability_at_most
 from countdp.laws.reference import Laplace
 from countdp.mechanisms import ShiftedLogGaussian
-from countdp.mechanisms.epsilon_dp import laplace_rho
 from countdp.mechanisms.log_laplace import LogLaplaceMechanism
 from countdp.numerics.contexts import exact
 from countdp.numerics.tolerance import working_precision
@@ -343,7 +342,7 @@ def _unclipped_pair_kl(mech, n, m):
     """KL(U_n || U_m) in closed form: eq (12) at alpha = 1, or the Laplace KL |D| - 1 + e^{-|D|} of
     D = log((m+c)/(n+c))/b.  An upper bound for the released pair (clipping is postprocessing)."""
     if isinstance(mech, LogLaplaceMechanism):
-        return laplace_rho(_log_distance(mech, n, m) / mech.mp_b())
+        return formulas.laplace_kl(_log_distance(mech, n, m) / mech.mp_b())
     return formulas.renyi_counts(1, n, m, mech.c, mech.mp_sigma())
 
 

@@ -1,4 +1,5 @@
-"""The tight zCDP parameter of a pair (or a finite family of neighbouring pairs) of output laws.
+"""The tight zCDP parameter of a pair (or a finite family of neighbouring pairs) of output laws:
+the library's one engine for a supremum over the Renyi orders.
 
     rho* = sup_{alpha > 1} max(D_alpha(P||Q), D_alpha(Q||P)) / alpha
 
@@ -6,42 +7,27 @@ computed numerically, never assuming where the supremum lies.  Write, for one or
 
     F(alpha) = (alpha - 1) D_alpha(P||Q) = log E_P[exp((alpha - 1) L)],   L = log(dP/dQ),
 
-the cumulant generating function of the privacy loss L under P at ``alpha - 1``.  Two facts
-make a rigorous bracket possible:
+the cumulant generating function of the privacy loss L under P at ``alpha - 1`` (evaluated by
+:mod:`countdp.divergence.loss_cgf` and, for location pairs of a symmetric log-concave law, by
+:mod:`countdp.divergence.location`).  Two facts make a rigorous bracket possible:
 
 * F is convex with F(1) = 0 and F'(1) = KL(P||Q); so on a cell [a, b] the chord of F lies above
   F and ``D_alpha/alpha = F/(alpha(alpha-1)) <= chord/(alpha(alpha-1))`` (maximised in closed form
   over the cell); on the first cell (1, a0] the chord from (1, 0) gives ``D_alpha/alpha <= D_a0``;
 * D_alpha is nondecreasing with limit D_inf = log ess sup dP/dQ, so for alpha >= A the ratio is
   at most ``D_inf / A`` (the large-alpha end; D_inf = inf leaves that end unbounded and is
-  reported, never hidden).
+  reported, never hidden) -- or the evaluator's own bound (the score-CGF bound of a location
+  pair).
 
-The scan: a log grid of ``alpha - 1`` from ``alpha_min - 1`` (1e-6) to ``alpha_max - 1`` (1e4),
-plus the two ends (the KL limit alpha -> 1 and the D_inf tail); then branch and bound --
-every cell whose upper bound exceeds the best value found by more than the tolerance is split
-(the first cell by pushing alpha_min toward 1, the tail by pushing alpha_max out) until none is
-left -- and a bounded scalar optimiser around the best point.  The best point is recomputed by
-the precise route (mpmath at the working precision); the bracket [lo, hi] has
-``lo = value - its error`` and ``hi = max(cell upper bounds + divergence errors)``.
-
-Evaluation of F, by the kind of law (each with a float64 route for the scan and an mpmath
-route for the reported values):
-
-* finite discrete laws (FinitePmf, laws with finitely many atoms and no density), and
-  IntegerLaw subclasses summed over their proven ``window(tail)`` (the window's tail mass enters
-  the error): exact sums; ``E_P[expm1((alpha-1)L)]`` where ``(alpha-1)|L| <= 1`` (no cancellation
-  as alpha -> 1), a log-sum-exp otherwise.  D_inf = max L exactly.  This is a second route to
-  :func:`countdp.renyi.renyi` (which sums the same pmfs by its own code);
-* laws with a density in the identity coordinate (ContinuousLaw, CallableDensity, MixedLaw with
-  atoms): double-exponential quadrature split at the densities' kinks (``breakpoints``
-  attribute of a Density, or the ``breakpoints`` argument) and at the peak of the integrand;
-  float64 with the h versus h/2 difference as the error, mpmath.quad on the same pieces for the
-  precise values.  D_inf = sup of the log-ratio over a grid refined by a bounded optimiser,
-  with outward doubling to detect an unbounded ratio.  The float route calls the Density's
-  numpy ``logpdf``: give a CallableDensity its ``np_logpdf`` (without it every node is an
-  mpmath call and the scan is very slow);
-* anything else (e.g. densities in a log coordinate): :func:`countdp.renyi.renyi` and
-  :func:`countdp.renyi.kl` at every alpha (slow; a coarser grid).
+The scan: a log grid of ``alpha - 1`` from ``alpha_min - 1`` (1e-6) to ``alpha_max - 1`` (1e4, or
+the order where a location pair's large-alpha bound falls below the KL), plus the two ends (the
+KL limit alpha -> 1 and the large-alpha tail); then (``refine``) branch and bound -- every cell
+whose upper bound exceeds the best value found by more than the tolerance is split (the first
+cell by pushing alpha_min toward 1, the tail by pushing alpha_max out) until none is left -- and
+a bounded scalar optimiser around the best point.  The best point is recomputed by the precise
+route (mpmath at the working precision; ``precise=False`` keeps the float64 route's value); the
+bracket [lo, hi] has ``lo = value - its error`` and ``hi = max(cell upper bounds + divergence
+errors)``.
 
 Infinite values are ``inf`` with a reason (support mismatch, a non-integrable tail).
 """
@@ -49,19 +35,23 @@ Infinite values are ``inf`` with a reason (support mismatch, a non-integrable ta
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Iterable, Sequence
 
 import mpmath
 import numpy as np
 from scipy import optimize
 
-from ..numerics import validate
 from ..laws import Law
+from ..numerics import validate
+from ..numerics.estimate import Estimate
+from .location import location_loss_cgf, location_pair
+from .loss_cgf import (INF, MACH, DensityLossCgf, DInfinity, FiniteLossCgf, LargeAlphaEnd,
+                       LibraryLossCgf, LossCgf, finite_support_pmfs)
 
-INF = mpmath.mpf("inf")
-_MACH = float(np.finfo(float).eps)
-ALPHA_TO_ONE = "alpha -> 1"
+__all__ = ["TightRho", "DirectionSup", "LargeAlphaEnd", "DInfinity", "SupRatio", "tight_rho",
+           "renyi_curve", "mp_renyi", "d_infinity", "pmf_sup_ratio", "INF"]
 
 
 # ============================================================================================
@@ -69,13 +59,21 @@ ALPHA_TO_ONE = "alpha -> 1"
 # ============================================================================================
 
 
-@dataclass
+@dataclass(frozen=True)
 class DirectionSup:
-    """sup_alpha D_alpha(P||Q)/alpha for one ordered pair, with its bracket and curve."""
+    """sup_alpha D_alpha(P||Q)/alpha for one ordered pair, with its bracket and curve.
+
+    ``alpha`` is the maximiser, 1.0 when the supremum is the limit alpha -> 1 (then
+    ``attained_at_one``; for an infinite value, the smallest order found infinite).  ``alphas``,
+    ``ratios``, ``ratio_errors``: the scanned curve D_alpha/alpha (float64 route).
+    ``first_bound``: the bound of D_alpha/alpha on (1, alphas[0]]; ``end``: the bound beyond the
+    last order; ``slope_at_one``: d/dalpha (D_alpha/alpha) at alpha = 1, Var(L)/2 - KL, when the
+    evaluator has E L^2 (else None)."""
 
     label: str
     value: object                 # mpf (inf when infinite)
-    alpha: object                 # float maximiser, or ALPHA_TO_ONE
+    alpha: float
+    attained_at_one: bool
     lo: object
     hi: object
     kl: object
@@ -86,23 +84,34 @@ class DirectionSup:
     bounded: bool
     flat: bool
     alphas: np.ndarray
-    ratios: np.ndarray            # D_alpha/alpha at ``alphas`` (float64 route)
+    ratios: np.ndarray
     ratio_errors: np.ndarray
     evaluations: int
     route: str
     reason: str | None = None     # why the value is infinite
+    first_bound: float = math.inf
+    end: LargeAlphaEnd | None = None
+    slope_at_one: Estimate | None = None
 
     @property
     def finite(self) -> bool:
         return not mpmath.isinf(self.value)
 
+    @property
+    def max_excess(self) -> float:
+        """max over the scanned orders of (D_alpha/alpha - KL)/KL (negative: every scanned order
+        is below the KL end)."""
+        kl = float(self.kl)
+        return float(np.max((self.ratios - kl) / kl))
 
-@dataclass
+
+@dataclass(frozen=True)
 class TightRho:
     """rho* of a pair or family: value, maximiser, bracket [lo, hi], direction, curve samples."""
 
     value: object
-    alpha: object
+    alpha: float                  # the maximiser; 1.0 with attained_at_one for alpha -> 1
+    attained_at_one: bool
     lo: object
     hi: object
     direction: str
@@ -113,10 +122,6 @@ class TightRho:
     tail: str
     directions: list[DirectionSup] = field(default_factory=list)
     reason: str | None = None
-
-    @property
-    def attained_at_one(self) -> bool:
-        return self.alpha == ALPHA_TO_ONE
 
     @property
     def width(self):
@@ -137,577 +142,46 @@ class TightRho:
         return d.alphas, d.ratios
 
     def __repr__(self) -> str:
-        a = self.alpha if isinstance(self.alpha, str) else f"alpha = {self.alpha:.6g}"
+        a = "alpha -> 1" if self.attained_at_one else f"alpha = {self.alpha:.6g}"
         return (f"TightRho({mpmath.nstr(self.value, 15)} in [{mpmath.nstr(self.lo, 15)}, "
                 f"{mpmath.nstr(self.hi, 15)}], {a}, {self.direction})")
 
 
+@dataclass(frozen=True)
+class SupRatio:
+    """The light float64 supremum of :func:`pmf_sup_ratio` and its maximiser (1.0: alpha -> 1)."""
+
+    value: float
+    alpha: float
+
+    @property
+    def attained_at_one(self) -> bool:
+        return self.alpha == 1.0
+
+
 # ============================================================================================
-# Evaluators of F(alpha) = (alpha - 1) D_alpha for one ordered pair
+# The evaluator of a pair
 # ============================================================================================
 
 
-class _Direction:
-    """F(alpha) = log E_P[exp((alpha-1) L)] along alpha, in float64 and in mpmath."""
-
-    route = ""
-    infinite_reason: str | None = None
-    default_ppd = 16
-    max_evals = 4000
-
-    def F(self, alphas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        raise NotImplementedError
-
-    def mp_F(self, alpha) -> tuple:
-        raise NotImplementedError
-
-    def kl(self) -> tuple:
-        raise NotImplementedError
-
-    def d_inf(self) -> tuple:
-        raise NotImplementedError
-
-    def loss_range(self):
-        """An upper bound of max L - min L over P's support (inf when unknown)."""
-        return INF
-
-
-def _lse_rows(x: np.ndarray) -> np.ndarray:
-    m = np.max(x, axis=1)
-    m = np.where(np.isfinite(m), m, 0.0)
-    with np.errstate(under="ignore"):
-        return m + np.log(np.sum(np.exp(x - m[:, None]), axis=1))
-
-
-class _FiniteDirection(_Direction):
-    """P, Q with finitely many atoms (or an integer law summed over a proven window)."""
-
-    def __init__(self, p_mp: Sequence, q_mp: Sequence, tail_p=0, tail_q=0, route=""):
-        self.route = route or "exact sums over the pmfs (mpmath; float64 for the scan)"
-        pairs = [(mpmath.mpf(p), mpmath.mpf(q)) for p, q in zip(p_mp, q_mp) if p > 0]
-        if not pairs:
-            raise ValueError("P has no mass on the given support")
-        bad = [p for p, q in pairs if q <= 0]
-        if bad:
-            self.infinite_reason = (f"support mismatch: P puts mass {mpmath.nstr(bad[0], 6)} "
-                                    "where Q has none (D_alpha = inf for every alpha > 1)")
-            return
-        self.mp_p = [p for p, _ in pairs]
-        self.mp_L = [mpmath.log(p) - mpmath.log(q) for p, q in pairs]
-        self.mp_logp = [mpmath.log(p) for p in self.mp_p]
-        self.p = np.array([float(p) for p in self.mp_p])
-        self.logp = np.array([float(v) for v in self.mp_logp])
-        self.L = np.array([float(v) for v in self.mp_L])
-        self.Lmax = float(np.max(np.abs(self.L)))
-        self.n = len(pairs)
-        self.tail_p = mpmath.mpf(tail_p)
-        self.tail_q = mpmath.mpf(tail_q)
-        self._dinf = max(self.mp_L)
-
-    # float64 route -------------------------------------------------------------------------
-    def F(self, alphas):
-        a1 = np.asarray(alphas, dtype=float) - 1.0
-        t = a1[:, None] * self.L[None, :]
-        small = a1 * self.Lmax <= 1.0
-        out = np.empty(len(a1))
-        err = np.empty(len(a1))
-        if np.any(small):
-            terms = self.p[None, :] * np.expm1(t[small])
-            s = terms.sum(axis=1)
-            out[small] = np.log1p(s)
-            err[small] = 4 * self.n * _MACH * np.abs(terms).sum(axis=1) / (1 + s) + 4 * _MACH * np.abs(out[small])
-        big = ~small
-        if np.any(big):
-            x = self.logp[None, :] + t[big]
-            out[big] = _lse_rows(x)
-            err[big] = 4 * _MACH * (np.max(np.abs(x), axis=1) + self.n)
-        if self.tail_p > 0:
-            # mass of P outside the window, times the largest ratio: relative error of E_P[.]
-            log_tail = float(mpmath.log(self.tail_p)) + a1 * float(self._dinf) - out
-            err = err + np.exp(np.minimum(log_tail, 700.0))
-        return out, err
-
-    # mpmath route --------------------------------------------------------------------------
-    def mp_F(self, alpha):
-        a1 = mpmath.mpf(alpha) - 1
-        if a1 * mpmath.mpf(self.Lmax) <= 1:
-            terms = [p * mpmath.expm1(a1 * L) for p, L in zip(self.mp_p, self.mp_L)]
-            s = mpmath.fsum(terms)
-            val = mpmath.log1p(s)
-            err = self.n * mpmath.eps * mpmath.fsum(abs(t) for t in terms) / (1 + s)
-        else:
-            xs = [lp + a1 * L for lp, L in zip(self.mp_logp, self.mp_L)]
-            m = max(xs)
-            val = m + mpmath.log(mpmath.fsum(mpmath.exp(x - m) for x in xs))
-            err = self.n * mpmath.eps * (abs(m) + 1)
-        if self.tail_p > 0:
-            err += mpmath.exp(mpmath.log(self.tail_p) + a1 * self._dinf - val)
-        return val, err
-
-    def kl(self):
-        terms = [p * L for p, L in zip(self.mp_p, self.mp_L)]
-        val = mpmath.fsum(terms)
-        err = self.n * mpmath.eps * mpmath.fsum(abs(t) for t in terms)
-        err += self.tail_p * abs(self._dinf) + self.tail_q
-        return val, err
-
-    def loss_range(self):
-        """max L - min L over P's support (bounds every cumulant of the tilted losses)."""
-        return self._dinf - min(self.mp_L)
-
-    def d_inf(self):
-        how = "exact: max over the support of log(p/q)"
-        if self.tail_p > 0:
-            how += " (over the proven window; the ratio beyond it is taken not to exceed it)"
-        return self._dinf, how
-
-
-# --- double-exponential quadrature nodes (float64) -------------------------------------------
-
-
-def _ts_nodes(h: float, tmax: float = 3.2):
-    """tanh-sinh on (-1, 1): offsets from the nearer end (no cancellation), side, weights."""
-    k = np.arange(-int(round(tmax / h)), int(round(tmax / h)) + 1)
-    t = k * h
-    u = 0.5 * np.pi * np.sinh(t)
-    off = 2.0 / (1.0 + np.exp(2.0 * np.abs(u)))       # distance to the nearer end of (-1, 1)
-    w = 0.5 * np.pi * np.cosh(t) / np.cosh(u) ** 2 * h
-    return k, off, np.sign(t), w
-
-
-def _es_nodes(h: float, tmax: float = 4.5):
-    """exp-sinh on (0, inf): x = exp(pi/2 sinh t)."""
-    k = np.arange(-int(round(tmax / h)), int(round(tmax / h)) + 1)
-    t = k * h
-    x = np.exp(0.5 * np.pi * np.sinh(t))
-    w = 0.5 * np.pi * np.cosh(t) * x * h
-    return k, x, w
-
-
-_H = 1.0 / 32
-_TS = _ts_nodes(_H)
-_ES = _es_nodes(_H)
-
-
-def _piece_nodes(a: float, b: float, scale: float):
-    """Nodes and weights on (a, b) (either end may be infinite); ``coarse`` marks the h-level
-    subset (every second node) used for the error estimate."""
-    if np.isfinite(a) and np.isfinite(b):
-        k, off, side, w = _TS
-        half = 0.5 * (b - a)
-        x = np.where(side < 0, a + half * off, b - half * off)
-        x = np.where(side == 0, a + half, x)
-        return x, w * half, (k % 2 == 0)
-    k, y, w = _ES
-    if np.isfinite(a):
-        return a + scale * y, w * scale, (k % 2 == 0)
-    if np.isfinite(b):
-        return b - scale * y, w * scale, (k % 2 == 0)
-    raise ValueError("a piece needs at least one finite end")
-
-
-class _DensityDirection(_Direction):
-    """P, Q with densities in the identity coordinate, optionally with atoms (mixed laws)."""
-
-    def __init__(self, P: Law, Q: Law, breakpoints: Iterable = ()):
-        self.route = "double-exponential quadrature of the densities split at kinks and peak (+ atoms)"
-        pd, qd = P.density, Q.density
-        self.pd, self.qd = pd, qd
-        qa = Q.atoms()
-        self.atoms = []
-        for x, p in P.atoms().items():
-            if p <= 0:
-                continue
-            q = qa.get(x, mpmath.mpf(0))
-            if q <= 0:
-                self.infinite_reason = (f"support mismatch: P has an atom at {mpmath.nstr(x, 8)} where "
-                                        "Q has none (D_alpha = inf for every alpha > 1)")
-                return
-            self.atoms.append((mpmath.mpf(p), mpmath.log(p) - mpmath.log(q)))
-        self.has_density = pd is not None and pd.mass() > 0
-        if not self.has_density:
-            self._finite = _FiniteDirection([p for p, _ in self.atoms],
-                                            [p / mpmath.exp(L) for p, L in self.atoms])
-            self.infinite_reason = self._finite.infinite_reason
-            return
-        if qd is None or qd.mass() <= 0:
-            self.infinite_reason = "support mismatch: P has a density part, Q has none"
-            return
-        self.lo, self.hi = float(pd.lo), float(pd.hi)
-        if self.lo < float(qd.lo) or self.hi > float(qd.hi):
-            self.infinite_reason = (f"support mismatch: P's density lives on ({pd.lo}, {pd.hi}), "
-                                    f"Q's on ({qd.lo}, {qd.hi})")
-            return
-        bps = set(float(b) for b in breakpoints)
-        bps |= set(float(b) for b in getattr(pd, "breakpoints", ()))
-        bps |= set(float(b) for b in getattr(qd, "breakpoints", ()))
-        self.bps = sorted(b for b in bps if self.lo < b < self.hi)
-        cp, sp = (float(v) for v in pd.t_center_scale())
-        try:
-            cq, sq = (float(v) for v in qd.t_center_scale())
-        except NotImplementedError:
-            cq, sq = cp, sp
-        self.scale = min(sp, sq)
-        self.cp, self.cq = cp, cq
-        span = max([abs(cp - cq)] + [abs(b - cp) for b in self.bps])
-        w_lo, w_hi = min([cp, cq] + self.bps) - 60 * max(sp, sq), max([cp, cq] + self.bps) + 60 * max(sp, sq)
-        w_lo, w_hi = max(w_lo, self.lo), min(w_hi, self.hi)
-        grid = np.linspace(w_lo, w_hi, 4001)
-        near = [b + d * self.scale * f for b in self.bps for d in (-1, 1) for f in (1e-9, 1e-6, 1e-3)]
-        grid = np.unique(np.concatenate([grid, np.array(self.bps + near, dtype=float)]))
-        grid = grid[(grid > self.lo) & (grid < self.hi)]
-        self.X = grid
-        self.LP, self.LQ = self._logs(grid)
-        live = np.isfinite(self.LP)
-        if np.any(live & ~np.isfinite(self.LQ)):
-            self.infinite_reason = "support mismatch: Q's density vanishes where P's does not"
-            return
-        self.LL = np.where(live, self.LP - np.where(np.isfinite(self.LQ), self.LQ, 0.0), -np.inf)
-        top = np.max(self.LP[live])
-        rel = live & (self.LP >= top - 60)
-        self.Lrange = float(np.max(np.abs(self.LL[rel])))
-        if self.atoms:
-            self.Lrange = max(self.Lrange, max(abs(float(L)) for _, L in self.atoms))
-        self.Lrange = max(self.Lrange, 1e-300)
-        self._span = span
-        self._dinf_cache = None
-
-    # helpers ---------------------------------------------------------------------------------
-    def _logs(self, x):
-        x = np.asarray(x, dtype=float)
-        with np.errstate(all="ignore"):
-            lp = np.asarray(self.pd.logpdf(x), dtype=float)
-            lq = np.asarray(self.qd.logpdf(x), dtype=float)
-        return lp, lq
-
-    def _g(self, a1, x):
-        lp, lq = self._logs(x)
-        with np.errstate(all="ignore"):
-            return np.where(np.isfinite(lp), lp + a1 * (lp - lq), -np.inf)
-
-    def _peak(self, a1: float) -> tuple[float, float]:
-        """(x*, width) of the log-integrand lp + a1 (lp - lq) for alpha - 1 = a1."""
-        with np.errstate(all="ignore"):
-            G = np.where(np.isfinite(self.LP), self.LP + a1 * self.LL, -np.inf)
-        i = int(np.argmax(G))
-        x = float(self.X[i])
-        step = self.scale
-        # an integrand still rising at the window's edge: follow it outward
-        for direction, at_edge, bound in ((1, i == len(self.X) - 1, self.hi), (-1, i == 0, self.lo)):
-            if not at_edge:
-                continue
-            g0 = float(self._g(a1, [x])[0])
-            for _ in range(200):
-                nxt = x + direction * step
-                if not (self.lo < nxt < self.hi):
-                    break
-                g1 = float(self._g(a1, [nxt])[0])
-                if not g1 > g0:
-                    break
-                x, g0, step = nxt, g1, step * 2
-            lo_b, hi_b = sorted((max(x - step, self.lo + 1e-300), min(x + step, self.hi - 1e-300)))
-            res = optimize.minimize_scalar(lambda t: -float(self._g(a1, [t])[0]), bounds=(lo_b, hi_b),
-                                           method="bounded", options={"xatol": 1e-10 * max(1.0, abs(x))})
-            if np.isfinite(res.fun) and -res.fun >= g0:
-                x = float(res.x)
-        h = self.scale * 1e-3
-        gs = self._g(a1, [x - h, x, x + h])
-        gpp = (gs[0] - 2 * gs[1] + gs[2]) / (h * h)
-        width = 1 / math.sqrt(-gpp) if np.isfinite(gpp) and gpp < 0 else self.scale
-        width = min(max(width, self.scale * 1e-8), self.scale * 1e4)
-        return x, width
-
-    def _splits(self, x_star: float, width: float, factors=(1, 4, 16, 64)) -> list[float]:
-        pts = set(self.bps) | {x_star}
-        for f in factors:
-            pts |= {x_star - f * width, x_star + f * width}
-        pts = sorted(p for p in pts if self.lo < p < self.hi)
-        # drop splits closer than 1e-12 relative (they would make empty pieces)
-        out = []
-        for p in pts:
-            if not out or p - out[-1] > 1e-12 * max(1.0, abs(p)):
-                out.append(p)
-        return [self.lo] + out + [self.hi]
-
-    def _integrate(self, a1: float, kind: str, M: float = 0.0) -> tuple[float, float, float]:
-        """(I_h/2, |I_h/2 - I_h|, outermost contribution) of the density part of
-        E_P[expm1(a1 L)] (kind 'expm1'), E_P[exp(a1 L - M)] ('exp') or E_P[L] ('kl')."""
-        x_star, width = self._peak(a1 if kind != "kl" else 0.0)
-        ends = self._splits(x_star, width)
-        xs, ws, cs, tails = [], [], [], []
-        for a, b in zip(ends[:-1], ends[1:]):
-            finite = np.isfinite(a) and np.isfinite(b)
-            x, w, coarse = _piece_nodes(a, b, 1.0 if finite else max(width, self.scale))
-            xs.append(x)
-            ws.append(w)
-            cs.append(coarse)
-            tails.append(np.zeros(len(x), bool) if finite else
-                         np.r_[np.zeros(len(x) - 3, bool), np.ones(3, bool)])
-        x, w, coarse, tail = (np.concatenate(v) for v in (xs, ws, cs, tails))
-        lp, lq = self._logs(x)
-        with np.errstate(all="ignore"):
-            ok = np.isfinite(lp)
-            L = np.where(ok, lp - lq, 0.0)
-            if kind == "kl":
-                f = np.where(ok, np.exp(lp) * L, 0.0)
-                dfdL = np.where(ok, np.exp(lp), 0.0)
-            elif kind == "expm1":
-                z = a1 * L
-                f = np.where(ok, np.where(z > 0.5, np.exp(lp + z) - np.exp(lp), np.exp(lp) * np.expm1(z)), 0.0)
-                dfdL = np.where(ok, a1 * np.exp(lp + z), 0.0)
-            else:
-                f = np.where(ok, np.exp(lp + a1 * L - M), 0.0)
-                dfdL = a1 * f
-            # rounding of the log-densities (relative ~ MACH each) moves L by ~MACH (|lp| + |lq|)
-            dL = 4 * _MACH * np.where(ok, np.abs(lp) + np.abs(np.where(np.isfinite(lq), lq, 0.0)) + 1, 0.0)
-        f = np.where(np.isfinite(f), f, np.inf if kind == "exp" else np.nan)
-        fw = f * w
-        total = float(np.sum(fw))
-        coarse_total = 2.0 * float(np.sum(fw[coarse]))
-        edge = float(np.max(np.abs(fw[tail]))) if np.any(tail) else 0.0
-        # discretisation (h vs 2h), the rounding of the sum of |terms| (cancellation included),
-        # and the propagated rounding of the log-ratio
-        with np.errstate(all="ignore"):
-            prop = float(np.nansum(np.abs(dfdL * dL * w)))
-        err = abs(total - coarse_total) + 64 * _MACH * float(np.sum(np.abs(fw))) + prop
-        return total, err, edge
-
-    # float64 route ---------------------------------------------------------------------------
-    def F(self, alphas):
-        if not self.has_density:
-            return self._finite.F(alphas)
-        out, err = [], []
-        for alpha in np.asarray(alphas, dtype=float):
-            v, e = self._F1(alpha - 1.0)
-            out.append(v)
-            err.append(e)
-        return np.array(out), np.array(err)
-
-    def _F1(self, a1: float) -> tuple[float, float]:
-        if a1 * self.Lrange <= 1.0:
-            dens, e, edge = self._integrate(a1, "expm1")
-            atoms = sum(float(p) * math.expm1(a1 * float(L)) for p, L in self.atoms)
-            s = dens + atoms
-            if not np.isfinite(s) or edge > 1e-12 * max(abs(s), 1e-300) + 1e-300:
-                return math.inf, 0.0
-            scale = sum(float(p) * abs(math.expm1(a1 * float(L))) for p, L in self.atoms) + abs(dens)
-            return math.log1p(s), (e + 64 * _MACH * scale) / (1 + s) + 4 * _MACH * abs(math.log1p(s))
-        x_star, _ = self._peak(a1)
-        M = float(self._g(a1, [x_star])[0])
-        atom_logs = [float(mpmath.log(p)) + a1 * float(L) for p, L in self.atoms]
-        M = max([M] + atom_logs)
-        dens, e, edge = self._integrate(a1, "exp", M)
-        s = dens + sum(math.exp(v - M) for v in atom_logs)
-        if not np.isfinite(s) or s <= 0 or edge > 1e-12 * s:
-            return math.inf, 0.0
-        val = M + math.log(s)
-        return val, e / s + 16 * _MACH * (abs(M) + 1)
-
-    # mpmath route ----------------------------------------------------------------------------
-    def _mp_pieces(self, a1: float):
-        x_star, width = self._peak(a1)
-        ends = self._splits(x_star, width, factors=(8,))
-        return [mpmath.mpf(e) if np.isfinite(e) else (INF if e > 0 else -INF) for e in ends]
-
-    def _mp_lp_L(self, x):
-        lp = self.pd.mp_logpdf(x)
-        if lp == -INF:
-            return lp, mpmath.mpf(0)
-        return lp, lp - self.qd.mp_logpdf(x)
-
-    def mp_F(self, alpha):
-        if not self.has_density:
-            return self._finite.mp_F(alpha)
-        a1 = mpmath.mpf(alpha) - 1
-        nodes = self._mp_pieces(float(a1))
-        if a1 * mpmath.mpf(self.Lrange) <= 1:
-            def f(x):
-                lp, L = self._mp_lp_L(x)
-                return mpmath.mpf(0) if lp == -INF else mpmath.exp(lp) * mpmath.expm1(a1 * L)
-            dens, e = mpmath.quad(f, nodes, error=True)
-            s = dens + mpmath.fsum(p * mpmath.expm1(a1 * L) for p, L in self.atoms)
-            return mpmath.log1p(s), (abs(e) + 1000 * mpmath.eps * abs(dens)) / (1 + s)
-        x_star, _ = self._peak(float(a1))
-        lp0, L0 = self._mp_lp_L(mpmath.mpf(x_star))
-        M = lp0 + a1 * L0
-        atom_logs = [mpmath.log(p) + a1 * L for p, L in self.atoms]
-        M = max([M] + atom_logs)
-
-        def g(x):
-            lp, L = self._mp_lp_L(x)
-            return mpmath.mpf(0) if lp == -INF else mpmath.exp(lp + a1 * L - M)
-        dens, e = mpmath.quad(g, nodes, error=True)
-        s = dens + mpmath.fsum(mpmath.exp(v - M) for v in atom_logs)
-        return M + mpmath.log(s), (abs(e) + 1000 * mpmath.eps * abs(dens)) / s
-
-    def kl(self):
-        if not self.has_density:
-            return self._finite.kl()
-        nodes = self._mp_pieces(0.0)
-
-        def f(x):
-            lp, L = self._mp_lp_L(x)
-            return mpmath.mpf(0) if lp == -INF else mpmath.exp(lp) * L
-        val, e = mpmath.quad(f, nodes, error=True)
-        val += mpmath.fsum(p * L for p, L in self.atoms)
-        return val, abs(e) + 1000 * mpmath.eps * abs(val)
-
-    def kl_float(self):
-        v, e, _ = self._integrate(0.0, "kl")
-        return v + sum(float(p) * float(L) for p, L in self.atoms), e
-
-    def _extreme(self, sign: int):
-        """sup (sign = 1) or inf (sign = -1) of L = log p/q over P's support: (value, x, how)."""
-        live = np.isfinite(self.LL)
-        i = int(np.argmax(np.where(live, sign * self.LL, -np.inf)))
-        best_x, best = float(self.X[i]), float(sign * self.LL[i])
-        lo_b = float(self.X[max(i - 1, 0)])
-        hi_b = float(self.X[min(i + 1, len(self.X) - 1)])
-        if hi_b > lo_b:
-            def neg(t):
-                lp, lq = self._logs([t])
-                v = sign * (lp[0] - lq[0])
-                return -v if np.isfinite(v) else 1e300
-            res = optimize.minimize_scalar(neg, bounds=(lo_b, hi_b), method="bounded",
-                                           options={"xatol": 1e-12 * max(1.0, abs(best_x))})
-            if -res.fun > best:
-                best, best_x = -float(res.fun), float(res.x)
-        # outward doubling: does the log-ratio keep growing (sign = 1) / falling in a tail?
-        for out, end in ((1, self.hi), (-1, self.lo)):
-            if np.isfinite(end):
-                continue
-            base = self.X[-1] if out > 0 else self.X[0]
-            xs = base + out * self.scale * 2.0 ** np.arange(1, 31)
-            lp, lq = self._logs(xs)
-            L = sign * (lp - lq)
-            ok = np.isfinite(L)
-            if not np.any(ok):
-                continue
-            Lok = L[ok]
-            grow = np.diff(Lok[-6:])
-            if len(grow) >= 3 and np.all(grow > 1e-6 * (1 + np.abs(Lok[-6:-1]))):
-                return INF, None, (f"inf: the log-ratio keeps {'growing' if sign > 0 else 'falling'} "
-                                   f"in the {'upper' if out > 0 else 'lower'} tail (reaches "
-                                   f"{sign * Lok[-1]:.4g} at x = {xs[ok][-1]:.4g})")
-            best = max(best, float(np.max(Lok)))
-        atoms_ext = max((sign * L for _, L in self.atoms), default=-INF)
-        lp, L = self._mp_lp_L(mpmath.mpf(best_x))
-        val = max(mpmath.mpf(best), sign * L if lp != -INF else -INF, atoms_ext)
-        return val, best_x, "sup of the log-ratio over a grid refined by a bounded optimiser"
-
-    def d_inf(self):
-        if not self.has_density:
-            return self._finite.d_inf()
-        if self._dinf_cache is None:
-            v, _, how = self._extreme(1)
-            self._dinf_cache = (v, how)
-        return self._dinf_cache
-
-    def loss_range(self):
-        if not self.has_density:
-            return self._finite.loss_range()
-        top = self.d_inf()[0]
-        bottom = self._extreme(-1)[0]
-        return top + bottom
-
-
-class _LibraryDirection(_Direction):
-    """Fallback: countdp.renyi.renyi / kl at every alpha (any laws the library handles)."""
-
-    default_ppd = 3
-    max_evals = 120
-
-    def __init__(self, P: Law, Q: Law):
-        from . import renyi as R
-        self.R, self.P, self.Q = R, P, Q
-        self.route = "countdp.renyi (library quadrature/summation) at every alpha"
-        k = R.kl(P, Q)
-        if not k.finite:
-            self.infinite_reason = k.reason
-        self._kl = k
-
-    def F(self, alphas):
-        out, err = [], []
-        for a in np.asarray(alphas, dtype=float):
-            d = self.R.renyi(self.P, self.Q, a)
-            if not d.finite:
-                out.append(math.inf)
-                err.append(0.0)
-            else:
-                out.append(float(d.value) * (a - 1))
-                err.append(float(d.error) * (a - 1) + 8 * _MACH * abs(float(d.value)) * (a - 1))
-        return np.array(out), np.array(err)
-
-    def mp_F(self, alpha):
-        d = self.R.renyi(self.P, self.Q, alpha)
-        a1 = mpmath.mpf(alpha) - 1
-        return d.value * a1, d.error * a1
-
-    def kl(self):
-        return self._kl.value, self._kl.error
-
-    def d_inf(self):
-        return INF, "not computed by the library fallback (the large-alpha end is left unbounded)"
-
-
-def _finite_support_pmfs(P: Law, Q: Law, tail):
-    """(p list, q list, tail_p, tail_q) over P's support, or None if not a discrete pair."""
-    def is_discrete(L):
-        return L.integer or (L.density is None or L.density.mass() == 0)
-
-    if not (is_discrete(P) and is_discrete(Q)):
-        return None
-    if P.integer and (P.support_lo is None or P.support_hi is None):
-        lo, hi = P.window(tail)
-        if Q.integer and (Q.support_lo is None or Q.support_hi is None):
-            qlo, qhi = Q.window(tail)
-            lo, hi = min(lo, qlo), max(hi, qhi)
-        if hi - lo > 400000:
-            return None
-        ks = range(lo, hi + 1)
-        ps = P.mp_pmf_range(lo, hi)
-        qs = _pmf_values(Q, ks)
-        tq = tail if (Q.integer and (Q.support_lo is None or Q.support_hi is None)) else 0
-        return ps, qs, tail, tq
-    if P.integer:
-        ks = range(P.support_lo, P.support_hi + 1)
-        ps = P.mp_pmf_range(P.support_lo, P.support_hi)
-        return ps, _pmf_values(Q, ks), 0, 0
-    atoms = P.atoms()
-    qa = Q.atoms() if not Q.integer else None
-    xs = list(atoms)
-    ps = [atoms[x] for x in xs]
-    if qa is not None:
-        qs = [qa.get(x, mpmath.mpf(0)) for x in xs]
-    else:
-        qs = [Q.mp_pmf(int(x)) if x == int(x) else mpmath.mpf(0) for x in xs]
-    return ps, qs, 0, 0
-
-
-def _pmf_values(Q: Law, ks) -> list:
-    if Q.integer:
-        ks = list(ks)
-        if not ks:
-            return []
-        return Q.mp_pmf_range(ks[0], ks[-1]) if ks == list(range(ks[0], ks[-1] + 1)) else [Q.mp_pmf(k) for k in ks]
-    qa = Q.atoms()
-    return [qa.get(mpmath.mpf(k), mpmath.mpf(0)) for k in ks]
-
-
-def _direction(P: Law, Q: Law, breakpoints, tail) -> _Direction:
+def _direction(P: Law, Q: Law, breakpoints, tail, location: bool = True) -> LossCgf:
     if not isinstance(P, Law) or not isinstance(Q, Law):
         raise ValueError(f"pairs must hold countdp.laws.Law objects, got {type(P).__name__}, {type(Q).__name__}")
-    fin = _finite_support_pmfs(P, Q, tail)
+    if location:
+        loc = location_pair(P, Q)
+        if loc is not None:
+            return location_loss_cgf(*loc)
+    fin = finite_support_pmfs(P, Q, tail)
     if fin is not None:
         ps, qs, tp, tq = fin
-        return _FiniteDirection(ps, qs, tp, tq,
-                                route=("exact pmf sums over a proven window" if tp else
-                                       "exact sums over the finite pmfs"))
+        return FiniteLossCgf(ps, qs, tp, tq,
+                             route=("exact pmf sums over a proven window" if tp else
+                                    "exact sums over the finite pmfs"))
     pd = P.density
     if pd is not None and pd.coordinate_key() == ("identity",) and not P.integer and not Q.integer and \
             (Q.density is None or Q.density.coordinate_key() == ("identity",)):
-        return _DensityDirection(P, Q, breakpoints)
-    return _LibraryDirection(P, Q)
+        return DensityLossCgf(P, Q, breakpoints)
+    return LibraryLossCgf(P, Q)
 
 
 # ============================================================================================
@@ -756,143 +230,210 @@ def _d_interp_bound(a: float, b: float, Da: float, Db: float, c: float) -> float
     return max(-c * x + B + C / x for x in cands)
 
 
-def _sup_direction(d: _Direction, label: str, alpha_min: float, alpha_max: float, ppd: int | None,
-                   rel_tol: float, max_evals: int | None) -> DirectionSup:
-    if d.infinite_reason:
-        return DirectionSup(label, INF, ALPHA_TO_ONE, INF, INF, INF, mpmath.mpf(0), INF,
-                            "support mismatch", "infinite", False, False, np.array([]), np.array([]),
-                            np.array([]), 0, d.route, d.infinite_reason)
-    ppd = ppd or d.default_ppd
-    max_evals = max_evals or d.max_evals
-    kl_mp, kl_err = d.kl()
-    kl_f, kl_ferr = float(kl_mp), float(kl_err) + 4 * _MACH * abs(float(kl_mp))
-    dinf, dinf_how = d.d_inf()
-    dinf_f = float(dinf)
+@dataclass(frozen=True)
+class _Options:
+    a1_min: float                 # alpha_min - 1 (computed exactly from alpha_min)
+    alpha_max: float | None
+    ppd: int | None
+    rel_tol: float
+    max_evals: int | None
+    refine: bool
+    precise: bool
 
-    u0, u1 = math.log10(alpha_min - 1), math.log10(alpha_max - 1)
-    n = max(int(math.ceil((u1 - u0) * ppd)) + 1, 3)
-    pts: dict[float, tuple[float, float]] = {}
 
-    def evaluate(alphas):
-        alphas = [a for a in alphas if a not in pts]
+class _Scan:
+    """The evaluated orders of one direction (F and its float error at each alpha) and the bounds
+    of D_alpha/alpha on the cells between them, on the first cell and beyond the last order."""
+
+    def __init__(self, d: LossCgf, kl_f: float, kl_ferr: float):
+        self.d, self.kl_f, self.kl_ferr = d, kl_f, kl_ferr
+        self.pts: dict[float, tuple[float, float]] = {}
+        R = float(d.loss_range())
+        self.c_interp = R ** 3 / 24 if np.isfinite(R) else math.inf
+        self._ends: dict[float, LargeAlphaEnd] = {}
+
+    def evaluate(self, alphas) -> None:
+        alphas = [a for a in alphas if a not in self.pts]
         if not alphas:
             return
-        F, E = d.F(np.array(alphas))
-        for a, f, e in zip(alphas, F, E):
-            pts[a] = (float(f), float(e))
+        F = self.d.F(np.array(alphas))
+        for a, f, e in zip(alphas, F.value, F.error):
+            self.pts[a] = (float(f), float(e))
 
-    evaluate(list(1 + 10 ** np.linspace(u0, u1, n)))
+    def orders(self) -> list[float]:
+        return sorted(self.pts)
 
-    def ratio(a):
-        f, e = pts[a]
+    def ratio(self, a: float) -> tuple[float, float]:
+        f, e = self.pts[a]
         return f / (a * (a - 1)), e / (a * (a - 1))
 
-    # an infinite divergence at some order makes rho* infinite
-    infinite_at = [a for a, (f, _) in pts.items() if not np.isfinite(f)]
-    if infinite_at or not np.isfinite(kl_f):
-        a_inf = min(infinite_at) if infinite_at else ALPHA_TO_ONE
-        xs = np.array(sorted(pts))
-        rs = np.array([ratio(a)[0] for a in xs])
-        why = (f"D_alpha = inf from alpha = {a_inf:.6g} on (the Renyi integral does not converge)"
-               if infinite_at else "KL = inf")
-        return DirectionSup(label, INF, a_inf, INF, INF, kl_mp, kl_err, dinf, dinf_how, why, False,
-                            False, xs, rs, np.zeros_like(rs), len(pts), d.route, why)
+    def lower(self) -> float:
+        """The best value found minus its error (the KL end included)."""
+        return max(self.kl_f - self.kl_ferr, max(v - e for v, e in map(self.ratio, self.pts)))
 
-    R = float(d.loss_range())
-    c_interp = R ** 3 / 24 if np.isfinite(R) else math.inf
-
-    def cell_ub(a, b):
-        Fa, Ea = pts[a]
-        Fb, Eb = pts[b]
+    def cell_ub(self, a: float, b: float) -> float:
+        Fa, Ea = self.pts[a]
+        Fb, Eb = self.pts[b]
         Da, Db = (Fa + Ea) / (a - 1), (Fb + Eb) / (b - 1)
-        return min(_chord_bound(a, b, Fa + Ea, Fb + Eb), _d_interp_bound(a, b, Da, Db, c_interp))
+        return min(_chord_bound(a, b, Fa + Ea, Fb + Eb), _d_interp_bound(a, b, Da, Db, self.c_interp))
 
-    def first_ub(a0):
-        # (1, a0]: D nondecreasing gives D_alpha/alpha <= D_a0; D(1) = KL and |D''| <= R^3/12
-        F0, E0 = pts[a0]
+    def first_ub(self, a0: float) -> float:
+        """(1, a0]: D nondecreasing gives D_alpha/alpha <= D_a0; D(1) = KL and |D''| <= R^3/12."""
+        F0, E0 = self.pts[a0]
         D0 = (F0 + E0) / (a0 - 1)
-        return min(D0, _d_interp_bound(1.0, a0, kl_f + kl_ferr, D0, c_interp))
+        return min(D0, _d_interp_bound(1.0, a0, self.kl_f + self.kl_ferr, D0, self.c_interp))
 
+    def end(self, A: float) -> LargeAlphaEnd:
+        A = float(A)
+        if A not in self._ends:
+            self._ends[A] = self.d.large_alpha_end(A)
+        return self._ends[A]
+
+
+def _branch_and_bound(scan: _Scan, rel_tol: float, max_evals: int) -> None:
+    """Split every cell whose upper bound exceeds the best value by more than the tolerance (the
+    first cell toward alpha = 1, the tail outward) until none is left or the budget is spent."""
     lower_floor = 1e-13  # alpha - 1 below which the first cell is not split further
     for _ in range(200):
-        xs = sorted(pts)
-        r = {a: ratio(a) for a in xs}
-        lo = max(kl_f - kl_ferr, max(v - e for v, e in r.values()))
+        xs = scan.orders()
+        lo = scan.lower()
         tol = max(rel_tol * abs(lo), 1e-300)
         split = []
-        ub_first = first_ub(xs[0])
-        if ub_first > lo + tol and xs[0] - 1 > lower_floor:
+        if scan.first_ub(xs[0]) > lo + tol and xs[0] - 1 > lower_floor:
             split.append(1 + (xs[0] - 1) / 10)
-        # interior cells
         for a, b in zip(xs[:-1], xs[1:]):
-            ub = cell_ub(a, b)
-            if ub > lo + tol and (b - a) > 1e-12 * a:
+            if scan.cell_ub(a, b) > lo + tol and (b - a) > 1e-12 * a:
                 split.append(1 + math.sqrt((a - 1) * (b - 1)))
-        # the large-alpha end
         A = xs[-1]
-        ub_tail = dinf_f / A if np.isfinite(dinf_f) else math.inf
-        if ub_tail > lo + tol and np.isfinite(dinf_f) and A < 1e15:
-            split.append(1 + (A - 1) * 10)
-        if not np.isfinite(dinf_f):
+        end = scan.end(A)
+        if not end.bounded:
             # the large-alpha end cannot be bounded: the bracket stays open, refining is moot
-            break
-        if not split or len(pts) >= max_evals:
-            break
-        evaluate(split[: max(1, max_evals - len(pts))])
+            return
+        if end.bound > lo + tol and A < 1e15:
+            split.append(1 + (A - 1) * 10)
+        if not split or len(scan.pts) >= max_evals:
+            return
+        scan.evaluate(split[: max(1, max_evals - len(scan.pts))])
 
-    xs = sorted(pts)
-    r = {a: ratio(a) for a in xs}
-    lo = max(kl_f - kl_ferr, max(v - e for v, e in r.values()))
-    ubs = [first_ub(xs[0])] + [cell_ub(a, b) for a, b in zip(xs[:-1], xs[1:])]
+
+def _tail(scan: _Scan, dinf_how: str) -> tuple[str, bool, float]:
+    """(description, bounded, bound) of the large-alpha end beyond the last order."""
+    xs = scan.orders()
     A = xs[-1]
-    if np.isfinite(dinf_f):
-        ub_tail = dinf_f / A
-        tail = (f"D_inf = {mpmath.nstr(dinf, 10)} finite: D_alpha/alpha <= D_inf/alpha -> 0; "
-                f"sup over alpha >= {A:.4g} is at most {ub_tail:.4g}")
-        bounded = True
-    else:
-        ub_tail = math.inf
-        last = [ratio(a)[0] for a in xs[-max(4, len(xs) // 10):]]
-        peak = max(v for v, _ in r.values())
-        decay = last[-1] / peak if peak > 0 else 0.0
-        tail = (f"{dinf_how}; D_alpha/alpha at alpha = {A:.4g} is {last[-1]:.6g} ({decay:.4g} of the max): "
-                + ("not decaying -- the sup over larger alpha is not bounded by the scan" if decay > 0.5
-                   else "decaying, but without a finite D_inf the end is not bounded"))
-        bounded = False
-    hi_f = max([lo] + ubs + [ub_tail])
+    end = scan.end(A)
+    if end.bounded:
+        return end.how, True, end.bound
+    r = [scan.ratio(a)[0] for a in xs]
+    last = r[-max(4, len(xs) // 10):]
+    peak = max(r)
+    decay = last[-1] / peak if peak > 0 else 0.0
+    text = (f"{dinf_how}; D_alpha/alpha at alpha = {A:.4g} is {last[-1]:.6g} ({decay:.4g} of the max): "
+            + ("not decaying -- the sup over larger alpha is not bounded by the scan" if decay > 0.5
+               else "decaying, but without a finite D_inf the end is not bounded"))
+    return text, False, math.inf
 
-    vals = np.array([r[a][0] for a in xs])
-    errs = np.array([r[a][1] for a in xs])
-    spread = float(vals.max() - vals.min())
-    flat = spread <= 1e-7 * max(abs(float(vals.max())), 1e-300) + 2 * float(errs.max())
 
-    # where the sup sits
+def _locate(scan: _Scan, kl: Estimate, precise: bool) -> tuple:
+    """(value, error, alpha, attained_at_one): the KL end when no scanned order beats it within
+    the error bars, else the best order refined by a bounded optimiser (its value by the precise
+    route, or the float one)."""
+    d, xs = scan.d, scan.orders()
+    vals = np.array([scan.ratio(a)[0] for a in xs])
+    errs = np.array([scan.ratio(a)[1] for a in xs])
     i = int(np.argmax(vals))
-    at_one = kl_f + kl_ferr >= vals[i] - errs[i] - 1e-13 * abs(kl_f)
-    if at_one:
-        value, verr = kl_mp, kl_err
-        alpha_star: object = ALPHA_TO_ONE
+    if scan.kl_f + scan.kl_ferr >= vals[i] - errs[i] - 1e-13 * abs(scan.kl_f):
+        return kl.value, kl.error, 1.0, True
+    a_star = xs[i]
+    lo_b, hi_b = xs[max(i - 1, 0)], xs[min(i + 1, len(xs) - 1)]
+    if hi_b > lo_b:
+        def neg(a):
+            return -d.F(np.array([a])).value[0] / (a * (a - 1))
+        res = optimize.minimize_scalar(neg, bounds=(lo_b, hi_b), method="bounded",
+                                       options={"xatol": 1e-10 * a_star})
+        if -res.fun > vals[i]:
+            a_star = float(res.x)
+    if precise:
+        F = d.mp_F(mpmath.mpf(a_star))
     else:
-        a_star = xs[i]
-        lo_b, hi_b = xs[max(i - 1, 0)], xs[min(i + 1, len(xs) - 1)]
-        if hi_b > lo_b:
-            def neg(a):
-                F, _ = d.F(np.array([a]))
-                return -F[0] / (a * (a - 1))
-            res = optimize.minimize_scalar(neg, bounds=(lo_b, hi_b), method="bounded",
-                                           options={"xatol": 1e-10 * a_star})
-            if -res.fun > vals[i]:
-                a_star = float(res.x)
-        Fm, Fe = d.mp_F(mpmath.mpf(a_star))
-        den = mpmath.mpf(a_star) * (mpmath.mpf(a_star) - 1)
-        value, verr = Fm / den, Fe / den
-        alpha_star = a_star
-    lo_final = value - verr
-    hi_final = max(mpmath.mpf(hi_f), value + verr)
-    if not bounded:
-        hi_final = INF
-    return DirectionSup(label, value, alpha_star, lo_final, hi_final, kl_mp, kl_err, dinf, dinf_how,
-                        tail, bounded, flat, np.array(xs), vals, errs, len(pts), d.route)
+        Ff = d.F(np.array([a_star]))
+        F = Estimate(mpmath.mpf(Ff.value[0]), mpmath.mpf(Ff.error[0]))
+    den = mpmath.mpf(a_star) * (mpmath.mpf(a_star) - 1)
+    return F.value / den, F.error / den, float(a_star), False
+
+
+def _infinite(d: LossCgf, label: str) -> DirectionSup:
+    return DirectionSup(label=label, value=INF, alpha=1.0, attained_at_one=True, lo=INF, hi=INF, kl=INF,
+                        kl_error=mpmath.mpf(0), d_inf=INF, d_inf_how="support mismatch", tail="infinite",
+                        bounded=False, flat=False, alphas=np.array([]), ratios=np.array([]),
+                        ratio_errors=np.array([]), evaluations=0, route=d.route, reason=d.infinite_reason)
+
+
+def _diverging(scan: _Scan, label: str, kl: Estimate, dinf: DInfinity) -> DirectionSup | None:
+    """The result when an order (or the KL) is infinite, else None."""
+    infinite_at = [a for a, (f, _) in scan.pts.items() if not np.isfinite(f)]
+    if not (infinite_at or not np.isfinite(scan.kl_f)):
+        return None
+    xs = np.array(scan.orders())
+    rs = np.array([scan.ratio(a)[0] for a in xs])
+    why = (f"D_alpha = inf from alpha = {min(infinite_at):.6g} on (the Renyi integral does not converge)"
+           if infinite_at else "KL = inf")
+    return DirectionSup(label=label, value=INF, alpha=min(infinite_at) if infinite_at else 1.0,
+                        attained_at_one=not infinite_at, lo=INF, hi=INF, kl=kl.value, kl_error=kl.error,
+                        d_inf=dinf.value, d_inf_how=dinf.how, tail=why, bounded=False, flat=False, alphas=xs,
+                        ratios=rs, ratio_errors=np.zeros_like(rs), evaluations=len(scan.pts),
+                        route=scan.d.route, reason=why)
+
+
+def _kl_end(d: LossCgf, precise: bool) -> Estimate:
+    """The KL by the precise route, or by the float one (as mpmath numbers)."""
+    if precise:
+        return d.kl()
+    k = d.kl_float()
+    return Estimate(mpmath.mpf(k.value), mpmath.mpf(k.error))
+
+
+def _slope_at_one(d: LossCgf, kl_f: float, kl_err: float) -> Estimate | None:
+    """Var(L)/2 - KL = E L^2/2 - KL^2/2 - KL: the derivative of D_alpha/alpha at alpha = 1."""
+    m2 = d.second_moment()
+    if m2 is None:
+        return None
+    second, second_err = m2.value, m2.error
+    var = second - kl_f * kl_f
+    return Estimate(var / 2 - kl_f,
+                    second_err / 2 + kl_err * (1 + 2 * kl_f) + 1e-16 * (abs(second) + abs(kl_f)))
+
+
+def _sup_direction(d: LossCgf, label: str, opt: _Options) -> DirectionSup:
+    if d.infinite_reason:
+        return _infinite(d, label)
+    kl = _kl_end(d, opt.precise)
+    kl_f = float(kl.value)
+    scan = _Scan(d, kl_f, float(kl.error) + 4 * MACH * abs(kl_f))
+    dinf = d.d_inf()
+    alpha_max = opt.alpha_max or d.natural_alpha_max(kl_f, float(kl.error)) or 1e4
+    u0, u1 = math.log10(opt.a1_min), math.log10(max(alpha_max - 1, 10 * opt.a1_min))
+    ppd = opt.ppd or d.default_ppd
+    scan.evaluate(list(1 + 10 ** np.linspace(u0, u1, max(int(math.ceil((u1 - u0) * ppd)) + 1, 3))))
+    out = _diverging(scan, label, kl, dinf)
+    if out is not None:
+        return out
+    if opt.refine:
+        _branch_and_bound(scan, opt.rel_tol, opt.max_evals or d.max_evals)
+    xs = scan.orders()
+    tail, bounded, ub_tail = _tail(scan, dinf.how)
+    ubs = [scan.first_ub(xs[0])] + [scan.cell_ub(a, b) for a, b in zip(xs[:-1], xs[1:])]
+    hi_f = max([scan.lower()] + ubs + [ub_tail])
+    vals = np.array([scan.ratio(a)[0] for a in xs])
+    errs = np.array([scan.ratio(a)[1] for a in xs])
+    flat = float(vals.max() - vals.min()) <= 1e-7 * max(abs(float(vals.max())), 1e-300) + 2 * float(errs.max())
+    value, verr, alpha, at_one = _locate(scan, kl, opt.precise)
+    hi = max(mpmath.mpf(hi_f), value + verr) if bounded else INF
+    return DirectionSup(label=label, value=value, alpha=alpha, attained_at_one=at_one, lo=value - verr, hi=hi,
+                        kl=kl.value, kl_error=kl.error, d_inf=dinf.value, d_inf_how=dinf.how, tail=tail,
+                        bounded=bounded,
+                        flat=flat, alphas=np.array(xs), ratios=vals, ratio_errors=errs, evaluations=len(scan.pts),
+                        route=d.route, first_bound=float(ubs[0]), end=scan.end(xs[-1]),
+                        slope_at_one=_slope_at_one(d, kl_f, float(kl.error)))
 
 
 # ============================================================================================
@@ -912,24 +453,57 @@ def _as_pairs(pairs) -> list[tuple[Law, Law]]:
     return out
 
 
-def tight_rho(pairs, *, alpha_min=1 + 1e-6, alpha_max=1e4, points_per_decade: int | None = None,
-              rel_tol=1e-8, breakpoints: Iterable = (), window_tail=None,
-              max_evals: int | None = None, labels: Sequence[str] | None = None) -> TightRho:
-    """rho* = sup_{alpha > 1} max over pairs and directions of D_alpha / alpha.
+def _excess(alpha) -> float:
+    """alpha - 1 rounded once (exact rationals and mpmath numbers are not rounded to a float
+    alpha first: 1 + 1e-8 as a float has alpha - 1 = 0.99999999392e-8)."""
+    if isinstance(alpha, Fraction):
+        return float(alpha - 1)
+    return float(mpmath.mpf(alpha) - 1)
 
-    ``pairs``: a ``(P, Q)`` tuple of laws or a list of them (a family of neighbouring pairs);
-    both directions of each pair are scanned.  ``alpha_min`` / ``alpha_max``: ends of the
-    initial log grid of ``alpha - 1`` (the branch and bound goes beyond both when needed);
-    ``rel_tol``: relative tolerance of the bracket; ``breakpoints``: kinks of the densities
-    (besides the ``breakpoints`` attribute of each Density); ``window_tail``: the tail mass for
-    integer laws with infinite support (default ``10^-(dps+5)``)."""
+
+def _options(alpha_min, alpha_max, points_per_decade, rel_tol, max_evals, refine, precise) -> _Options:
     validate.real("alpha_min", alpha_min, lo=1)
-    validate.real("alpha_max", alpha_max, lo=float(alpha_min))
+    if alpha_max is not None:
+        validate.real("alpha_max", alpha_max, lo=float(alpha_min))
     validate.real("rel_tol", rel_tol, lo=0, hi=1)
     if points_per_decade is not None:
         validate.count("points_per_decade", points_per_decade, lo=2)
     if max_evals is not None:
         validate.count("max_evals", max_evals, lo=10)
+    return _Options(_excess(alpha_min), None if alpha_max is None else float(alpha_max), points_per_decade,
+                    float(rel_tol), max_evals, bool(refine), bool(precise))
+
+
+def _pair_directions(P: Law, Q: Law, name: str, opt: _Options, bps, tail, location: bool) -> list[DirectionSup]:
+    """Both directions of one pair; a location pair of a symmetric law has equal divergences in
+    the two directions (x -> Delta - x swaps them), so its second direction is the first's."""
+    if location and location_pair(P, Q) is not None:
+        first = _sup_direction(_direction(P, Q, bps, tail), f"{name}P||Q", opt)
+        return [first, replace(first, label=f"{name}Q||P",
+                               route=first.route + "; equal to P||Q (a location pair of a symmetric law)")]
+    return [_sup_direction(_direction(A, B, bps, tail, location=False), lab, opt)
+            for lab, (A, B) in ((f"{name}P||Q", (P, Q)), (f"{name}Q||P", (Q, P)))]
+
+
+def tight_rho(pairs, *, alpha_min=1 + 1e-6, alpha_max=None, points_per_decade: int | None = None,
+              rel_tol=1e-8, breakpoints: Iterable = (), window_tail=None,
+              max_evals: int | None = None, labels: Sequence[str] | None = None, refine: bool = True,
+              precise: bool = True, location: bool = True) -> TightRho:
+    """rho* = sup_{alpha > 1} max over pairs and directions of D_alpha / alpha.
+
+    ``pairs``: a ``(P, Q)`` tuple of laws or a list of them (a family of neighbouring pairs);
+    both directions of each pair are scanned.  ``alpha_min`` / ``alpha_max``: ends of the
+    initial log grid of ``alpha - 1`` (the branch and bound goes beyond both when needed; an exact
+    ``alpha_min`` -- a Fraction or an mpmath number -- gives ``alpha_min - 1`` without rounding;
+    ``alpha_max`` None: 1e4, or for a location pair the order where its score-CGF bound falls
+    below the KL); ``rel_tol``: relative tolerance of the bracket; ``breakpoints``: kinks of the
+    densities (besides the ``breakpoints`` attribute of each Density); ``window_tail``: the tail
+    mass for integer laws with infinite support (default ``10^-(dps+5)``); ``refine``: run the
+    branch and bound (False: the scan and the two ends only); ``precise``: recompute the value
+    at the maximiser by the mpmath route (False: the float64 value); ``location``: use the
+    location evaluator for translates of one symmetric log-concave law (False: the generic
+    density quadrature)."""
+    opt = _options(alpha_min, alpha_max, points_per_decade, rel_tol, max_evals, refine, precise)
     plist = _as_pairs(pairs)
     if labels is not None and len(labels) != len(plist):
         raise ValueError(f"labels must give one name per pair ({len(plist)}), got {len(labels)}")
@@ -938,84 +512,84 @@ def tight_rho(pairs, *, alpha_min=1 + 1e-6, alpha_max=1e4, points_per_decade: in
     results = []
     for i, (P, Q) in enumerate(plist):
         name = labels[i] if labels is not None else (f"pair {i}: " if len(plist) > 1 else "")
-        for lab, (A, B) in ((f"{name}P||Q", (P, Q)), (f"{name}Q||P", (Q, P))):
-            d = _direction(A, B, bps, tail)
-            results.append(_sup_direction(d, lab, float(alpha_min), float(alpha_max), points_per_decade,
-                                          float(rel_tol), max_evals))
+        results += _pair_directions(P, Q, name, opt, bps, tail, location)
     best = max(results, key=lambda r: (r.value, -(r.lo if r.finite else 0)))
-    kl_max = max(r.kl for r in results)
-    lo = max(r.lo for r in results)
-    hi = max(r.hi for r in results)
-    return TightRho(best.value, best.alpha, lo, hi, best.label, best.kl, kl_max,
-                    all(r.bounded for r in results), best.flat, best.tail, results, best.reason)
+    return TightRho(value=best.value, alpha=best.alpha, attained_at_one=best.attained_at_one,
+                    lo=max(r.lo for r in results), hi=max(r.hi for r in results), direction=best.label,
+                    kl=best.kl, kl_max=max(r.kl for r in results), bounded=all(r.bounded for r in results),
+                    flat=best.flat, tail=best.tail, directions=results, reason=best.reason)
 
 
-def renyi_curve(P: Law, Q: Law, alphas, breakpoints: Iterable = ()) -> tuple[np.ndarray, np.ndarray]:
-    """D_alpha(P||Q) at the given orders by the engine's float64 route: (values, errors)."""
+def _default_tail():
+    return mpmath.mpf(10) ** (-(mpmath.mp.dps + 5))
+
+
+def renyi_curve(P: Law, Q: Law, alphas, breakpoints: Iterable = (), location: bool = True) -> Estimate:
+    """D_alpha(P||Q) at the given orders by the engine's float64 route (arrays of values and
+    errors)."""
     a = np.asarray(alphas, dtype=float)
     if np.any(~(a > 1)):
         raise ValueError("alpha must lie in (1, inf)")
-    d = _direction(P, Q, [float(b) for b in breakpoints], mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)))
+    d = _direction(P, Q, [float(b) for b in breakpoints], _default_tail(), location)
     if d.infinite_reason:
-        return np.full(a.shape, np.inf), np.zeros(a.shape)
-    F, E = d.F(a)
-    return F / (a - 1), E / (a - 1)
+        return Estimate(np.full(a.shape, np.inf), np.zeros(a.shape))
+    F = d.F(a)
+    return Estimate(F.value / (a - 1), F.error / (a - 1))
 
 
-def mp_renyi(P: Law, Q: Law, alpha, breakpoints: Iterable = ()) -> tuple:
-    """D_alpha(P||Q) by the engine's precise (mpmath) route: (value, error); alpha = 1 gives KL."""
+def mp_renyi(P: Law, Q: Law, alpha, breakpoints: Iterable = (), location: bool = True) -> Estimate:
+    """D_alpha(P||Q) by the engine's precise (mpmath) route; alpha = 1 gives KL."""
     alpha = mpmath.mpf(validate.real("alpha", alpha, lo=1, lo_open=False))
-    d = _direction(P, Q, [float(b) for b in breakpoints], mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)))
+    d = _direction(P, Q, [float(b) for b in breakpoints], _default_tail(), location)
     if d.infinite_reason:
-        return INF, mpmath.mpf(0)
+        return Estimate(INF, mpmath.mpf(0))
     if alpha == 1:
         return d.kl()
-    F, E = d.mp_F(alpha)
-    return F / (alpha - 1), E / (alpha - 1)
+    F = d.mp_F(alpha)
+    return Estimate(F.value / (alpha - 1), F.error / (alpha - 1))
 
 
-def d_infinity(P: Law, Q: Law, breakpoints: Iterable = ()) -> tuple:
-    """D_inf(P||Q) = log ess sup dP/dQ: (value, how it was obtained)."""
-    d = _direction(P, Q, [float(b) for b in breakpoints], mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)))
+def d_infinity(P: Law, Q: Law, breakpoints: Iterable = (), location: bool = True) -> DInfinity:
+    """D_inf(P||Q) = log ess sup dP/dQ, and how it was obtained."""
+    d = _direction(P, Q, [float(b) for b in breakpoints], _default_tail(), location)
     if d.infinite_reason:
-        return INF, d.infinite_reason
+        return DInfinity(INF, d.infinite_reason)
     return d.d_inf()
 
 
 def pmf_sup_ratio(p: Sequence[float], q: Sequence[float], alpha_max=1e4, points_per_decade=12,
-                  refine=True) -> tuple[float, float]:
-    """A light float64 version for searches over many finite pairs: (max over both directions of
-    sup_alpha D_alpha/alpha, its maximiser; 1.0 stands for alpha -> 1).  Not a bracket: use
+                  refine=True) -> SupRatio:
+    """A light float64 version for searches over many finite pairs: the max over both directions
+    of sup_alpha D_alpha/alpha and its maximiser (1.0 for alpha -> 1).  Not a bracket: use
     :func:`tight_rho` on the pair it selects."""
     p = np.asarray(p, dtype=float)
     q = np.asarray(q, dtype=float)
     if p.shape != q.shape or np.any(p < 0) or np.any(q < 0):
         raise ValueError("p and q must be nonnegative arrays of one shape")
-    best, arg = -math.inf, 1.0
+    best = SupRatio(-math.inf, 1.0)
     alphas = 1 + 10 ** np.linspace(-6, math.log10(alpha_max - 1), int(10 * points_per_decade) + 1)
     for a, b in ((p, q), (q, p)):
         m = a > 0
         if np.any(b[m] <= 0):
-            return math.inf, 1.0
-        d = _FiniteDirection([mpmath.mpf(float(v)) for v in a[m]], [mpmath.mpf(float(v)) for v in b[m]])
-        kl = float(np.sum(d.p * d.L))
-        F, _ = d.F(alphas)
-        r = F / (alphas * (alphas - 1))
-        i = int(np.argmax(r))
-        if kl >= r[i]:
-            val, at = kl, 1.0
-        else:
-            val, at = float(r[i]), float(alphas[i])
-            if refine:
-                lo_b, hi_b = alphas[max(i - 1, 0)], alphas[min(i + 1, len(alphas) - 1)]
-                res = optimize.minimize_scalar(lambda x: -d.F(np.array([x]))[0][0] / (x * (x - 1)),
-                                               bounds=(lo_b, hi_b), method="bounded")
-                if -res.fun > val:
-                    val, at = float(-res.fun), float(res.x)
-        if val > best:
-            best, arg = val, at
-    return best, arg
+            return SupRatio(math.inf, 1.0)
+        d = FiniteLossCgf([mpmath.mpf(float(v)) for v in a[m]], [mpmath.mpf(float(v)) for v in b[m]])
+        found = _light_sup(d, alphas, refine)
+        if found.value > best.value:
+            best = found
+    return best
 
 
-__all__ = ["TightRho", "DirectionSup", "tight_rho", "renyi_curve", "mp_renyi", "d_infinity",
-           "pmf_sup_ratio", "ALPHA_TO_ONE", "INF"]
+def _light_sup(d: FiniteLossCgf, alphas: np.ndarray, refine: bool) -> SupRatio:
+    kl = float(np.sum(d.p * d.L))
+    r = d.F(alphas).value / (alphas * (alphas - 1))
+    i = int(np.argmax(r))
+    if kl >= r[i]:
+        return SupRatio(kl, 1.0)
+    val, at = float(r[i]), float(alphas[i])
+    if refine:
+        lo_b, hi_b = alphas[max(i - 1, 0)], alphas[min(i + 1, len(alphas) - 1)]
+        res = optimize.minimize_scalar(lambda x: -d.F(np.array([x])).value[0] / (x * (x - 1)),
+                                       bounds=(lo_b, hi_b), method="bounded")
+        if -res.fun > val:
+            val, at = float(-res.fun), float(res.x)
+    return SupRatio(val, at)

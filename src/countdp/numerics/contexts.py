@@ -195,6 +195,9 @@ class FloatContext(Context):
     def airy_ai_prime_zero(self, k: int = 1):
         return float(special.ai_zeros(k)[1][k - 1])
 
+    def airy_ai(self, x):
+        return special.airy(x)[0]
+
 
 class MpContext(Context):
     """mpmath at the current working precision (``mpmath.mp.dps``)."""
@@ -268,6 +271,9 @@ class MpContext(Context):
 
     def airy_ai_prime_zero(self, k: int = 1):
         return mpmath.airyaizero(k, derivative=1)
+
+    def airy_ai(self, x):
+        return mpmath.airyai(x)
 
 
 def _ball(method: str) -> Callable:
@@ -345,6 +351,9 @@ class BallContext(Context):
     def airy_ai_prime_zero(self, k: int = 1):
         return arb.airy_ai_zero(k, derivative=1)
 
+    def airy_ai(self, x):
+        return to_arb(x).airy_ai()
+
 
 def _not_rational(name: str) -> Callable:
     def f(*args):
@@ -366,6 +375,7 @@ class ExactContext(Context):
     erfc = _not_rational("erfc")
     erfinv = _not_rational("erfinv")
     gamma = _not_rational("gamma")
+    airy_ai = _not_rational("airy_ai")
 
     @property
     def pi(self):

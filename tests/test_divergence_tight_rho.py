@@ -1,18 +1,21 @@
-"""Unit and property tests of the tight-rho engine (countdp.tight_rho)."""
+"""Unit and property tests of the sup-over-alpha engine (countdp.divergence.tight_rho) and of its
+evaluators for finite, density and mixed pairs (countdp.divergence.loss_cgf)."""
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from countdp.mechanisms import epsilon_dp as M
-from countdp.divergence import renyi as R
-from countdp.divergence import tight_rho as T
+from countdp import formulas
+from countdp.divergence import renyi
+from countdp.divergence import tight_rho as engine
 from countdp.laws import CallableDensity, FinitePmf, Gaussian, MixedLaw
+from countdp.mechanisms import epsilon_dp
 
 
 @pytest.fixture(autouse=True)
@@ -20,7 +23,6 @@ def _working_precision():
     """The checks run under mpmath.workdps(settings.dps) (30 by default); so do these tests."""
     with mpmath.workdps(30):
         yield
-
 
 
 def pmf(values):
@@ -39,7 +41,7 @@ weights = st.lists(st.floats(min_value=0.05, max_value=1.0), min_size=2, max_siz
 
 @pytest.mark.parametrize("shift,s", [(1.0, 1.0), (0.5, 2.0), (3.0, 0.7)])
 def test_gaussian_equal_variance_flat(shift, s):
-    r = T.tight_rho((Gaussian(0, s), Gaussian(shift, s)))
+    r = engine.tight_rho((Gaussian(0, s), Gaussian(shift, s)))
     exact = mpmath.mpf(shift) ** 2 / (2 * mpmath.mpf(s) ** 2)
     assert abs(r.value - exact) < mpmath.mpf(10) ** -20
     alphas, ratios = r.curve()
@@ -52,14 +54,14 @@ def test_gaussian_equal_variance_flat(shift, s):
 
 def test_unequal_variance_gaussians_infinite():
     # D_alpha(N(0,4) || N(0,1)) is infinite for alpha >= 4/3 (eq 34): rho* = inf with a reason
-    r = T.tight_rho((Gaussian(0, 1), Gaussian(0, 2)))
+    r = engine.tight_rho((Gaussian(0, 1), Gaussian(0, 2)))
     assert mpmath.isinf(r.value)
     assert r.reason and "inf" in r.reason
     assert r.direction.endswith("Q||P")
 
 
 def test_support_mismatch_infinite():
-    r = T.tight_rho((FinitePmf({0: 1}), FinitePmf({0: 0.5, 1: 0.5})))
+    r = engine.tight_rho((FinitePmf({0: 1}), FinitePmf({0: 0.5, 1: 0.5})))
     assert mpmath.isinf(r.value)
     assert "support mismatch" in r.reason
 
@@ -73,7 +75,7 @@ def test_support_mismatch_infinite():
 @given(weights, weights)
 def test_rho_at_least_kl_and_bracket(wp, wq):
     n = min(len(wp), len(wq))
-    r = T.tight_rho((pmf(wp[:n]), pmf(wq[:n])))
+    r = engine.tight_rho((pmf(wp[:n]), pmf(wq[:n])))
     assert r.value >= r.kl_max - mpmath.mpf(10) ** -25
     assert r.lo <= r.value <= r.hi
     # the bracket has an absolute floor near 1e-24 from the float scan of nearly equal laws
@@ -90,8 +92,8 @@ def test_invariant_under_relabelling(wp, wq, rnd):
     wp, wq = wp[:n], wq[:n]
     perm = list(range(n))
     rnd.shuffle(perm)
-    a = T.tight_rho((pmf(wp), pmf(wq)))
-    b = T.tight_rho((pmf([wp[i] for i in perm]), pmf([wq[i] for i in perm])))
+    a = engine.tight_rho((pmf(wp), pmf(wq)))
+    b = engine.tight_rho((pmf([wp[i] for i in perm]), pmf([wq[i] for i in perm])))
     assert abs(a.value - b.value) <= a.width + b.width + mpmath.mpf(10) ** -25
     assert a.attained_at_one == b.attained_at_one
 
@@ -100,7 +102,7 @@ def test_invariant_under_relabelling(wp, wq, rnd):
 @given(st.floats(min_value=0.01, max_value=8.0))
 def test_kl_when_curve_decreases(eps):
     # binary randomized response: D_alpha/alpha decreases, so rho* is the KL
-    r = T.tight_rho(M.krr_pair(eps, 2))
+    r = engine.tight_rho(epsilon_dp.krr_pair(eps, 2))
     d = r.best()
     assert np.all(np.diff(d.ratios) <= d.ratio_errors[1:] + d.ratio_errors[:-1] + 1e-15 * float(r.value))
     assert r.attained_at_one
@@ -109,13 +111,14 @@ def test_kl_when_curve_decreases(eps):
 
 def test_interior_maximum_found():
     # 10-RR at eps = 1: the sup sits at a finite alpha, above the KL
-    r = T.tight_rho(M.krr_pair(1, 10))
+    r = engine.tight_rho(epsilon_dp.krr_pair(1, 10))
     assert not r.attained_at_one
     assert 1.5 < r.alpha < 3.5
     assert r.value - r.kl_max > 1e-3
     # the value is D_alpha*/alpha* by the library's own summation too
-    lib = R.renyi(*M.krr_pair(1, 10), r.alpha)
+    lib = renyi.renyi(*epsilon_dp.krr_pair(1, 10), r.alpha)
     assert abs(lib.value / r.alpha - r.value) < 1e-20
+    assert isinstance(r.alpha, float) and not isinstance(r.best().alpha, str)
 
 
 @settings(max_examples=10, deadline=None)
@@ -123,20 +126,20 @@ def test_interior_maximum_found():
 def test_mp_renyi_matches_library(wp, wq, alpha):
     n = min(len(wp), len(wq))
     P, Q = pmf(wp[:n]), pmf(wq[:n])
-    v, e = T.mp_renyi(P, Q, alpha)
-    lib = R.renyi(P, Q, alpha)
-    assert abs(v - lib.value) <= e + lib.error + mpmath.mpf(10) ** -25
-    D, E = T.renyi_curve(P, Q, [alpha])
-    assert abs(D[0] - float(v)) <= E[0] + 1e-14 * abs(float(v))
+    d = engine.mp_renyi(P, Q, alpha)
+    lib = renyi.renyi(P, Q, alpha)
+    assert abs(d.value - lib.value) <= d.error + lib.error + mpmath.mpf(10) ** -25
+    curve = engine.renyi_curve(P, Q, [alpha])
+    assert abs(curve.value[0] - float(d.value)) <= curve.error[0] + 1e-14 * abs(float(d.value))
 
 
 def test_d_infinity():
-    v, how = T.d_infinity(*M.krr_pair(2.0, 5))
-    assert abs(v - 2) < mpmath.mpf(10) ** -25 and "exact" in how
-    v, _ = T.d_infinity(*M.laplace_pair(1.5))
-    assert abs(v - mpmath.mpf(1.5)) < 1e-9
-    v, how = T.d_infinity(Gaussian(0, 1), Gaussian(1, 1))
-    assert mpmath.isinf(v) and "growing" in how
+    d = engine.d_infinity(*epsilon_dp.krr_pair(2.0, 5))
+    assert abs(d.value - 2) < mpmath.mpf(10) ** -25 and "exact" in d.how
+    d = engine.d_infinity(*epsilon_dp.laplace_pair(1.5))
+    assert abs(d.value - mpmath.mpf(1.5)) < 1e-9
+    d = engine.d_infinity(Gaussian(0, 1), Gaussian(1, 1))
+    assert mpmath.isinf(d.value) and "growing" in d.how
 
 
 def test_mixed_law_matches_library():
@@ -151,26 +154,26 @@ def test_mixed_law_matches_library():
         return MixedLaw({0: w}, dens)
 
     P, Q = law(0.3, 0.5), law(0.4, 0.8)
-    v, e = T.mp_renyi(P, Q, 2)
-    lib = R.renyi(P, Q, 2)
-    assert abs(v - lib.value) < 1e-9
-    r = T.tight_rho((P, Q))
+    d = engine.mp_renyi(P, Q, 2)
+    lib = renyi.renyi(P, Q, 2)
+    assert abs(d.value - lib.value) < 1e-9
+    r = engine.tight_rho((P, Q))
     assert r.kl_max <= r.value <= r.hi
 
 
 def test_family_of_pairs_takes_the_max():
-    fam = [M.krr_pair(1.0, 2), M.krr_pair(1.0, 3), M.krr_pair(1.0, 4)]
-    r = T.tight_rho(fam)
+    fam = [epsilon_dp.krr_pair(1.0, 2), epsilon_dp.krr_pair(1.0, 3), epsilon_dp.krr_pair(1.0, 4)]
+    r = engine.tight_rho(fam)
     assert r.direction.startswith("pair 0")
-    assert abs(r.value - M.krr_kl(1.0, 2)) <= r.width
+    assert abs(r.value - formulas.krr_kl(1.0, 2)) <= r.width
 
 
 def test_pmf_sup_ratio_agrees():
-    P, Q = M.krr_pair(0.5, 12)
-    v, a = T.pmf_sup_ratio([float(P.mp_pmf(i)) for i in range(12)], [float(Q.mp_pmf(i)) for i in range(12)])
-    r = T.tight_rho((P, Q))
-    assert abs(v - float(r.value)) < 1e-10 * float(r.value)
-    assert abs(a - r.alpha) < 1e-3 * r.alpha
+    P, Q = epsilon_dp.krr_pair(0.5, 12)
+    found = engine.pmf_sup_ratio([float(P.mp_pmf(i)) for i in range(12)], [float(Q.mp_pmf(i)) for i in range(12)])
+    r = engine.tight_rho((P, Q))
+    assert abs(found.value - float(r.value)) < 1e-10 * float(r.value)
+    assert abs(found.alpha - r.alpha) < 1e-3 * r.alpha and not found.attained_at_one
 
 
 # --------------------------------------------------------------------------------------------
@@ -186,20 +189,55 @@ def test_pmf_sup_ratio_agrees():
 ])
 def test_bad_engine_arguments(kwargs, name):
     with pytest.raises(ValueError, match=name):
-        T.tight_rho(M.krr_pair(1, 3), **kwargs)
+        engine.tight_rho(epsilon_dp.krr_pair(1, 3), **kwargs)
 
 
 @pytest.mark.parametrize("pairs", [(1, 2), [], [(Gaussian(0, 1),)], "x"])
 def test_bad_pairs(pairs):
     with pytest.raises(ValueError, match="pairs"):
-        T.tight_rho(pairs)
+        engine.tight_rho(pairs)
 
 
 def test_bad_alpha_for_curves():
-    P, Q = M.krr_pair(1, 3)
+    P, Q = epsilon_dp.krr_pair(1, 3)
     with pytest.raises(ValueError, match="alpha"):
-        T.renyi_curve(P, Q, [1.0, 2.0])
+        engine.renyi_curve(P, Q, [1.0, 2.0])
     with pytest.raises(ValueError, match="alpha"):
-        T.mp_renyi(P, Q, 0.5)
+        engine.mp_renyi(P, Q, 0.5)
     with pytest.raises(ValueError, match="alpha"):
-        T.mp_renyi(P, Q, float("nan"))
+        engine.mp_renyi(P, Q, float("nan"))
+
+
+# --------------------------------------------------------------------------------------------
+# Typed results and the engine's options
+# --------------------------------------------------------------------------------------------
+
+
+def test_results_are_typed():
+    r = engine.tight_rho(epsilon_dp.krr_pair(0.5, 2))
+    assert r.attained_at_one is True and r.alpha == 1.0 and "alpha -> 1" in repr(r)
+    for d in r.directions:
+        assert isinstance(d, engine.DirectionSup) and isinstance(d.alpha, float)
+        assert d.attained_at_one and d.slope_at_one is None
+        assert isinstance(d.end, engine.LargeAlphaEnd) and d.end.bounded and d.end.order >= 1e4 * (1 - 1e-12)
+        assert d.first_bound >= float(d.kl) - float(d.kl_error)
+    with pytest.raises(Exception):
+        r.value = 0  # frozen
+    inf = engine.tight_rho((FinitePmf({0: 1}), FinitePmf({0: 0.5, 1: 0.5})))
+    assert inf.attained_at_one and isinstance(inf.alpha, float)
+
+
+def test_scan_only_and_float_value():
+    P, Q = epsilon_dp.krr_pair(1.0, 4)
+    full = engine.tight_rho((P, Q))
+    scan = engine.tight_rho((P, Q), refine=False, precise=False, points_per_decade=4)
+    n_grid = int(np.ceil((4 + 6) * 4)) + 1       # alpha - 1 from 1e-6 to 1e4
+    assert all(d.evaluations == n_grid for d in scan.directions)
+    assert full.best().evaluations > n_grid
+    assert float(scan.value) == float(scan.best().kl) and abs(scan.value - full.value) < 1e-12 * full.value
+
+
+def test_exact_alpha_min_is_not_rounded():
+    P, Q = epsilon_dp.krr_pair(1.0, 3)
+    r = engine.tight_rho((P, Q), alpha_min=Fraction(1) + Fraction(1, 10**8), refine=False)
+    assert r.best().alphas[0] - 1 == pytest.approx(1e-8, rel=1e-8)

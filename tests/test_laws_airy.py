@@ -1,4 +1,4 @@
-"""Tests of countdp.airy: the Airy law f(x) = Ai(|x| + a1')^2 / Z.
+"""Tests of countdp.laws.airy: the Airy law f(x) = Ai(|x| + a1')^2 / Z.
 
 Tolerances: mpmath routes at dps 30 agree to 1e-20 (quadrature error estimates are ~1e-30);
 float64 routes are compared with mpmath at 1e-14 relative (1e-13 for the survival function
@@ -72,8 +72,8 @@ def test_constants_other_precision():
 
 def test_normalisation_and_moments_by_quadrature():
     c = airy.airy_constants(30)
-    one, err = airy.abs_moment(0, 30, error=True)
-    assert abs(one - 1) < mp.mpf("1e-25") and err < mp.mpf("1e-25")
+    one = airy.abs_moment(0, 30, error=True)
+    assert abs(one.value - 1) < mp.mpf("1e-25") and one.error < mp.mpf("1e-25")
     assert abs(airy.abs_moment(1, 30) - c.mean_abs) < mp.mpf("1e-25")
     assert abs(airy.second_moment(30) - c.second_moment) < mp.mpf("1e-25")
     assert abs(airy.score_moment(1, 30) - c.fisher) < mp.mpf("1e-25")
@@ -238,9 +238,9 @@ def test_sampler_envelope_and_acceptance():
 def test_score_moment_ratios_below_one_and_decreasing():
     ratios = []
     for k in range(2, 31):
-        r, err = airy.score_moment_ratio(k, 20, error=True)
-        assert r + err < 1
-        ratios.append(r)
+        r = airy.score_moment_ratio(k, 20, error=True)
+        assert r.value + r.error < 1
+        ratios.append(r.value)
     assert all(b < a for a, b in zip(ratios, ratios[1:]))
     assert abs(airy.score_moment_ratio(1, 20) - 1) < mp.mpf("1e-18")
     # small-u expansion: K/u^2 = I/2 + kappa4 u^2 / 24, kappa4 = E s^4 - 3 I^2 < 0
@@ -250,37 +250,6 @@ def test_score_moment_ratios_below_one_and_decreasing():
         u = mp.mpf("1e-3")
         K = airy.score_cgf(u, 20)
         assert abs((K / u**2 - c.fisher / 2) / (kappa4 * u**2 / 24) - 1) < mp.mpf("1e-4")
-
-
-US = [1e-4, 1e-3, 1e-2, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0]
-
-
-def test_airy_score_is_strictly_subgaussian():
-    check = airy.check_score_subgaussian(airy.mp_logpdf, airy.mp_score, US, dps=20, normalised=True)
-    assert abs(check.fisher - airy.airy_constants(20).fisher) < mp.mpf("1e-18")
-    assert check.holds and not check.violations
-    slacks = [r.slack for r in check.rows]
-    assert all(b > a for a, b in zip(slacks, slacks[1:]))  # slack grows with u
-    # large u: K(u) ~ (4u/3) sqrt(u/2) (Laplace at the peak x = u/2)
-    big = check.rows[-1]
-    assert abs(big.ratio / (mp.mpf(4) / 3 * mp.sqrt(big.u / 2) / big.u) - 1) < mp.mpf("0.01")
-    assert airy.score_cgf(1.0, 20) == check.rows[US.index(1.0)].ratio
-
-
-def test_negative_control_generalised_gaussian_p3_is_caught():
-    check = airy.check_score_subgaussian(lambda x: -x**3, lambda x: 3 * x**2, US, dps=20)
-    with mp.workdps(20):  # I = 9 E x^4 = 9 Gamma(5/3) / Gamma(1/3)
-        assert abs(check.fisher - 9 * mp.gamma(mp.mpf(5) / 3) / mp.gamma(mp.mpf(1) / 3)) < mp.mpf("1e-18")
-    assert not check.holds
-    assert len(check.violations) > 0
-
-
-def test_gaussian_is_the_borderline():
-    # K_s(u) = u^2/2 = I u^2/2 exactly: neither holds nor violated, at any u
-    check = airy.check_score_subgaussian(lambda x: -x**2 / 2, lambda x: x, [1e-3, 1.0, 50.0], dps=20)
-    assert abs(check.fisher - 1) < mp.mpf("1e-18")
-    for r in check.rows:
-        assert abs(r.slack) <= r.tol and not r.holds and not r.violated
 
 
 # ---------------------------------------------------------------------------------------------
@@ -349,3 +318,55 @@ def test_bad_inputs_raise():
         airy.score_cgf(-1.0, 20)
     with pytest.raises(ValueError, match="^k must"):
         airy.score_moment(0, 20)
+
+
+# ---------------------------------------------------------------------------------------------
+# the law as a countdp.laws object, expectations, the float64 score CGF
+# ---------------------------------------------------------------------------------------------
+
+
+def test_airylaw_is_a_location_law():
+    law = airy.AiryLaw(b=0.5, t=2.0)
+    d = law.density
+    assert d.location_family is airy.STANDARD and d.loc == 2.0 and d.scale == 0.5
+    assert d.breakpoints == (2.0,)
+    y = np.array([1.0, 2.0, 3.5])
+    assert np.allclose(d.logpdf(y), law.logpdf(y), rtol=1e-15)
+    mp.dps = 30
+    assert abs(d.mp_logpdf(mp.mpf(3)) - law.mp_logpdf(3)) < mp.mpf("1e-28")
+    # an exact location stays exact for the mpmath routes
+    exact = airy.AiryLaw(t=mp.mpf("1e-20"))
+    assert exact.density.loc == mp.mpf("1e-20") and exact.t == 1e-20
+
+
+def test_score_prime_is_the_derivative_of_the_score():
+    mp.dps = 30
+    for x in (0.05, 0.7, 3.0, 20.0, -2.0):
+        d = mp.diff(airy.mp_score, mp.mpf(x))
+        assert airy.score_prime(x) == pytest.approx(float(d), rel=1e-12)
+
+
+def test_mp_expect_and_gauss_legendre_grid():
+    mp.dps = 30
+    one = airy.mp_expect(lambda x: 1)
+    assert abs(one.value - 1) < mp.mpf("1e-27") and one.error < mp.mpf("1e-25")
+    half = airy.mp_expect(lambda x: 1, half=True)
+    assert abs(half.value - mp.mpf(1) / 2) < mp.mpf("1e-27")
+    grid = airy.mp_gauss_legendre(mp.prec)
+    assert grid is airy.mp_gauss_legendre(mp.prec) and grid.tail_ok(1)
+    m, sq = grid.expect(lambda x: (abs(x), x * x))
+    c = airy.airy_constants(30)
+    assert abs(m.value - c.mean_abs) < mp.mpf("1e-25") and abs(sq.value - c.second_moment) < mp.mpf("1e-25")
+
+
+def test_fold_edges():
+    e = airy.fold_edges()
+    assert e[0] == 0 and e[-1] == airy.FOLD_WINDOW and np.all(np.diff(e) > 0)
+    assert 0.3 in airy.fold_edges(0.3) and 0.3 not in e
+
+
+def test_score_cgf_float_matches_mpmath():
+    for u in (1e-3, 0.7, 5.0, 300.0):
+        K = airy.score_cgf_float(u)
+        Km = airy.score_cgf(u, 30)
+        assert abs(K.value - float(Km)) <= 1e-13 * abs(K.value) + K.error

@@ -1,0 +1,67 @@
+"""Tests of paper_checks/cstar_airy.py (quick mode), its certificate, and the comparisons its
+negative controls rely on."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+from mpmath import mp
+
+from countdp import formulas
+from countdp.divergence.tight_rho import tight_rho
+from countdp.harness import results
+from countdp.harness.claims import checks_in
+from countdp.harness.certificates import run_certificates
+from countdp.laws import airy
+from countdp.laws.generalised_gaussian import GeneralisedGaussian
+from countdp.mechanisms.airy import AiryLogMechanism
+from countdp.numerics.sequences import richardson
+
+CLAIMS = ["cstar.airy.constants", "cstar.airy.subgaussian", "cstar.airy.utility", "cstar.airy.budget",
+          "cstar.airy.limit", "cstar.airy.vs_gaussian"]
+
+
+@pytest.fixture(autouse=True)
+def _dps30():
+    with mp.workdps(30):
+        yield
+
+
+def test_all_claims_declared(check_script):
+    assert [s.id for s in checks_in(check_script("cstar_airy"))] == CLAIMS
+
+
+@pytest.mark.parametrize("cid", CLAIMS)
+def test_quick_check_passes_and_controls_rejected(run_claim, cid):
+    res = run_claim(cid)
+    assert res.status == "pass", (res.reason, res.error)
+    assert res.controls and all(ctl.rejected for ctl in res.controls)
+    assert all(case.ok for case in res.cases)
+
+
+def test_constants_certificate(check_spec):
+    spec = check_spec("cstar.airy.constants")
+    assert len(spec.certificates) == 1
+    cert = run_certificates(spec.id, spec.certificates, quick=True)
+    assert not cert.errors and cert.certified and len(cert.records) == 2
+    assert [r.name for r in cert.records] == ["a1' (first zero of Ai')", "8|a1'|^3/27 < 1/pi"]
+
+
+def test_perturbed_limit_is_rejected_directly():
+    # the limit claim's comparison: the extrapolated r-sequence against 1/pi must fail
+    I = airy.airy_constants(30).fisher
+    rs = [mpmath.mpf(10) ** -k for k in (3, 4, 5, 6)]
+    Ls = []
+    for r in rs:
+        b = AiryLogMechanism(r * (1 - r), r, r=r).mp_b()
+        Ls.append(r ** 2 * I / (2 * b ** 2))
+    ext = richardson(rs, Ls, [1, 2, 3])
+    assert results.holds(ext.value, "==", formulas.airy_limit_constant(), ext.error + mpmath.mpf("1e-20"))
+    assert not results.holds(ext.value, "==", 1 / mpmath.pi, ext.error + mpmath.mpf("1e-20"))
+
+
+def test_super_gaussian_law_is_caught_by_the_scan_comparison():
+    res = tight_rho((GeneralisedGaussian(4), GeneralisedGaussian(4, 0.5)), alpha_max=100, points_per_decade=4)
+    mx = max(float(np.max(d.ratios)) for d in res.directions)
+    assert not results.holds(mx, "<=", res.kl_max, 1e-12)

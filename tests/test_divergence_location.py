@@ -1,0 +1,105 @@
+"""Tests of countdp.divergence.location: the engine's evaluator for location pairs of a symmetric
+log-concave law (the Airy law), against its own mpmath route, against the generic density
+quadrature, and the score-CGF bound of the large-alpha end.
+
+Tolerances: the float64 evaluator is compared with mpmath at 1e-13 relative (its stated floor is
+2e-13: scipy's Airy functions)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from mpmath import mp
+
+from countdp.divergence import location
+from countdp.divergence.tight_rho import mp_renyi, renyi_curve, tight_rho
+from countdp.laws import Gaussian, airy
+
+I_HALF = float(airy.airy_constants().fisher) / 2
+SCAN = dict(alpha_min=Fraction(1) + Fraction(1, 10**8), points_per_decade=4, refine=False, precise=False)
+
+
+@pytest.fixture(autouse=True)
+def _dps30():
+    with mp.workdps(30):
+        yield
+
+
+def pair(delta):
+    return airy.AiryLaw(), airy.AiryLaw(t=delta)
+
+
+def test_location_pair_detection():
+    fam, shift = location.location_pair(airy.AiryLaw(2.0, 1.0), airy.AiryLaw(2.0, 0.5))
+    assert fam is airy.STANDARD and shift == mpmath.mpf("0.25")
+    assert location.location_pair(airy.AiryLaw(2.0, 1.0), airy.AiryLaw(1.0, 0.5)) is None  # scales differ
+    assert location.location_pair(airy.AiryLaw(), Gaussian(0, 1)) is None
+
+
+@pytest.mark.parametrize("delta", [1e-5, 0.01, 1.0, 30.0])
+def test_float_kl_vs_mpmath(delta):
+    d = location.location_loss_cgf(airy.STANDARD, mpmath.mpf(delta))
+    kl, e = d.kl_float().value, d.kl_float().error
+    kl_mp = mp_renyi(*pair(delta), 1)
+    assert abs(kl - float(kl_mp.value)) <= 1e-13 * kl
+    assert e >= abs(kl - float(kl_mp.value)) * 0.5 or abs(kl - float(kl_mp.value)) < 1e-15 * kl
+
+
+@pytest.mark.parametrize("delta,alpha", [(0.01, 30.0), (1.0, 3.0), (1.0, 1.001)])
+def test_float_renyi_vs_mpmath(delta, alpha):
+    D = renyi_curve(*pair(delta), [alpha])
+    Dm = mp_renyi(*pair(delta), alpha)
+    assert abs(D.value[0] - float(Dm.value)) <= 1e-12 * D.value[0] + D.error[0]
+
+
+@pytest.mark.parametrize("delta,alpha", [(0.3, 2.0), (1.0, 40.0)])
+def test_location_and_density_evaluators_agree(delta, alpha):
+    a = renyi_curve(*pair(delta), [alpha])
+    b = renyi_curve(*pair(delta), [alpha], location=False)
+    assert abs(a.value[0] - b.value[0]) <= a.error[0] + b.error[0] + 1e-13 * a.value[0]
+
+
+def test_both_directions_are_one():
+    r = tight_rho(pair(0.2), **SCAN)
+    forward, reverse = r.directions
+    assert forward.label == "P||Q" and reverse.label == "Q||P" and "equal to P||Q" in reverse.route
+    assert forward.value == reverse.value
+    back = tight_rho(pair(0.2)[::-1], **SCAN)
+    assert back.value == r.value
+
+
+@settings(max_examples=8, deadline=None)
+@given(delta=st.floats(min_value=1e-4, max_value=20.0))
+def test_sup_at_kl_end_and_below_fisher_bound(delta):
+    s = tight_rho(pair(delta), **SCAN).best()
+    assert s.attained_at_one
+    assert float(np.max(s.ratios)) <= float(s.kl) * (1 + 1e-12)
+    assert s.end.bound < s.kl
+    assert float(s.kl) / delta ** 2 <= I_HALF * (1 + 1e-12)
+    assert s.slope_at_one.value < 0
+
+
+def test_tail_bound_is_a_bound():
+    # (alpha - 1) D_alpha <= K_s(alpha delta) at a few orders
+    for delta, alpha in ((0.3, 5.0), (1.0, 2.0), (0.01, 200.0)):
+        D = renyi_curve(*pair(delta), [alpha])
+        K = airy.score_cgf_float(alpha * delta)
+        assert (alpha - 1) * D.value[0] <= K.value * (1 + 1e-12)
+
+
+def test_natural_end_and_its_bound():
+    d = location.location_loss_cgf(airy.STANDARD, mpmath.mpf("0.1"))
+    kl, e = d.kl_float().value, d.kl_float().error
+    A = d.natural_alpha_max(kl, e)
+    assert A == pytest.approx(20.0) and d.large_alpha_end(A).bound < kl
+    assert d.large_alpha_end(A / 4).bound > kl            # the bound closes the end only from A on
+    assert np.isinf(float(d.d_inf().value)) and "unbounded" in d.d_inf().how
+
+
+def test_bad_shift():
+    with pytest.raises(ValueError, match="^t "):
+        pair(float("nan"))

@@ -1,0 +1,48 @@
+"""Tests of countdp.formulas.airy: each closed form agrees in fp / mp / ball to rounding, the
+values are the known ones, and an enclosure of a1' passed in gives a ball of the constant."""
+
+from __future__ import annotations
+
+import flint
+import mpmath
+import pytest
+
+from countdp import formulas
+from countdp.formulas import airy as airy_formulas
+from countdp.numerics.contexts import Formula
+
+FORMULAS = [f for f in vars(airy_formulas).values() if isinstance(f, Formula)]
+A1P_LITERAL = "-1.01879297164747108901732478339974382"  # DLMF 9.9
+
+
+@pytest.mark.parametrize("f", FORMULAS, ids=lambda f: f.__name__)
+def test_fp_mp_ball_agree(f):
+    with mpmath.workdps(40), flint.ctx.workprec(140):
+        mp_value = f()
+        ball = f.ball()
+        assert ball.rad() < 1e-35
+        assert abs(mpmath.mpf(ball.mid().str(40, radius=False)) - mp_value) < mpmath.mpf("1e-36") * (1 + abs(mp_value))
+        assert float(f.fp()) == pytest.approx(float(mp_value), rel=1e-14)
+
+
+def test_values():
+    with mpmath.workdps(30):
+        a = formulas.airy_prime_zero()
+        assert abs(a - mpmath.mpf(A1P_LITERAL)) < mpmath.mpf("1e-28")
+        A = -a
+        assert abs(formulas.airy_limit_constant() - 8 * A ** 3 / 27) < mpmath.mpf("1e-29")
+        m, I = formulas.airy_mean_abs(), formulas.airy_fisher()
+        assert abs(formulas.airy_limit_constant() - m ** 2 * I / 2) < mpmath.mpf("1e-29")
+        assert abs(formulas.airy_normaliser() - 2 * A * mpmath.airyai(a) ** 2) < mpmath.mpf("1e-29")
+        assert abs(formulas.airy_gaussian_limit_ratio() - mpmath.pi * formulas.airy_limit_constant()) < mpmath.mpf("1e-29")
+        s = formulas.equal_mean_abs_gaussian_sd()
+        assert abs(m ** 2 * (1 / s ** 2) / 2 - 1 / mpmath.pi) < mpmath.mpf("1e-29")
+        assert float(formulas.airy_limit_constant()) == pytest.approx(0.3133170606, abs=1e-10)
+
+
+def test_enclosure_of_the_zero_gives_a_ball():
+    with flint.ctx.workprec(100):
+        z = formulas.airy_prime_zero.ball()
+        wide = z + flint.arb(0, 1e-10)
+        c = formulas.airy_limit_constant.ball(wide)
+        assert c.contains(formulas.airy_limit_constant.ball()) and c.rad() > 1e-11

@@ -1,0 +1,69 @@
+"""Tests of countdp.formulas.companion: each closed form agrees in fp / mp / ball to rounding at a
+few points, and the identities between them hold (discrete Laplace at Delta = 1 is
+eps tanh(eps/2), Mironov's curve tends to the KL and to eps, bounded range is below eta^2/8)."""
+
+from __future__ import annotations
+
+import flint
+import mpmath
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from countdp import formulas
+
+CASES = [
+    (formulas.laplace_kl, (0.01,)), (formulas.laplace_kl, (2,)),
+    (formulas.laplace_renyi, (2, 0.5)), (formulas.laplace_renyi, ("1.001", 5)),
+    (formulas.discrete_laplace_kl, (0.1, 3)), (formulas.discrete_laplace_kl, (5, 1)),
+    (formulas.krr_true_prob, (1, 4)), (formulas.krr_other_prob, (0.5, 10)),
+    (formulas.krr_kl, (0.01, 6)), (formulas.krr_kl, (10, 2)),
+    (formulas.rappor_flip_prob, (1,)), (formulas.rappor_rho, (0.01,)), (formulas.rappor_rho, (10,)),
+    (formulas.bounded_range_rho, (0.01,)), (formulas.bounded_range_rho, (5,)),
+]
+
+
+@pytest.fixture(autouse=True)
+def _working_precision():
+    with mpmath.workdps(30):
+        yield
+
+
+@pytest.mark.parametrize("f,args", CASES, ids=lambda v: getattr(v, "__name__", str(v)))
+def test_fp_mp_ball_agree(f, args):
+    v = f(*args)
+    with flint.ctx.workprec(120):
+        ball = f.ball(*args)
+    assert ball.rad() < mpmath.mpf("1e-25") * (1 + abs(v))
+    assert abs(mpmath.mpf(ball.mid().str(30, radius=False)) - v) < mpmath.mpf("1e-26") * abs(v)
+    fp_args = tuple(float(a) for a in args)
+    assert float(f.fp(*fp_args)) == pytest.approx(float(v), rel=1e-13)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(min_value=1e-3, max_value=20))
+def test_discrete_laplace_delta_one_is_eps_tanh(eps):
+    e = mpmath.mpf(eps)
+    assert abs(formulas.discrete_laplace_kl(eps, 1) - e * mpmath.tanh(e / 2)) < mpmath.mpf(10) ** -25 * (1 + e)
+    assert abs(formulas.krr_kl(eps, 2) - e * mpmath.tanh(e / 2)) < mpmath.mpf(10) ** -25 * (1 + e)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(min_value=1e-3, max_value=30))
+def test_bounded_range_below_eta_squared_over_8(eta):
+    assert formulas.bounded_range_rho(eta) < mpmath.mpf(eta) ** 2 / 8
+
+
+def test_laplace_closed_forms():
+    # Mironov's curve tends to the KL (= the claimed rho) as alpha -> 1, and to eps as alpha -> inf
+    for eps in (0.1, 1, 5):
+        assert abs(formulas.laplace_renyi(1 + mpmath.mpf(10) ** -15, eps) - formulas.laplace_kl(eps)) < 1e-13
+        assert abs(formulas.laplace_renyi(1e8, eps) - eps) < 1e-6
+
+
+def test_rappor_is_twice_binary_rr_at_half_eps_and_probabilities():
+    for eps in (0.3, 4):
+        assert abs(formulas.rappor_rho(eps) - 2 * formulas.krr_kl(mpmath.mpf(eps) / 2, 2)) < mpmath.mpf("1e-28")
+        k = 5
+        total = formulas.krr_true_prob(eps, k) + (k - 1) * formulas.krr_other_prob(eps, k)
+        assert abs(total - 1) < mpmath.mpf("1e-28")
+        assert abs(formulas.rappor_flip_prob(eps) - formulas.krr_other_prob(mpmath.mpf(eps) / 2, 2)) < mpmath.mpf("1e-28")

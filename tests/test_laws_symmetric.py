@@ -1,0 +1,59 @@
+"""Tests of countdp.laws.symmetric: the Fisher information, the score CGF and the check of strict
+sub-Gaussianity of the score, on the Airy law (holds), the exponent-3 law (violated) and the
+Gaussian (the borderline K_s(u) = I u^2/2)."""
+
+from __future__ import annotations
+
+from mpmath import mp
+
+from countdp.laws import airy, symmetric
+from countdp.laws.generalised_gaussian import GeneralisedGaussianDensity
+
+
+US = [1e-4, 1e-3, 1e-2, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0]
+
+
+def test_airy_score_is_strictly_subgaussian():
+    check = symmetric.check_score_subgaussian(airy.mp_logpdf, airy.mp_score, US, dps=20, normalised=True)
+    assert abs(check.fisher - airy.airy_constants(20).fisher) < mp.mpf("1e-18")
+    assert check.holds and not check.violations
+    slacks = [r.slack for r in check.rows]
+    assert all(b > a for a, b in zip(slacks, slacks[1:]))  # slack grows with u
+    # large u: K(u) ~ (4u/3) sqrt(u/2) (Laplace at the peak x = u/2)
+    big = check.rows[-1]
+    assert abs(big.ratio / (mp.mpf(4) / 3 * mp.sqrt(big.u / 2) / big.u) - 1) < mp.mpf("0.01")
+    assert airy.score_cgf(1.0, 20) == check.rows[US.index(1.0)].ratio
+
+
+def test_negative_control_generalised_gaussian_p3_is_caught():
+    check = symmetric.check_score_subgaussian(lambda x: -x**3, lambda x: 3 * x**2, US, dps=20)
+    with mp.workdps(20):  # I = 9 E x^4 = 9 Gamma(5/3) / Gamma(1/3)
+        assert abs(check.fisher - 9 * mp.gamma(mp.mpf(5) / 3) / mp.gamma(mp.mpf(1) / 3)) < mp.mpf("1e-18")
+    assert not check.holds
+    assert len(check.violations) > 0
+
+
+def test_gaussian_is_the_borderline():
+    # K_s(u) = u^2/2 = I u^2/2 exactly: neither holds nor violated, at any u
+    check = symmetric.check_score_subgaussian(lambda x: -x**2 / 2, lambda x: x, [1e-3, 1.0, 50.0], dps=20)
+    assert abs(check.fisher - 1) < mp.mpf("1e-18")
+    for r in check.rows:
+        assert abs(r.slack) <= r.tol and not r.holds and not r.violated
+
+
+def test_estimates_and_plain_values():
+    f = symmetric.symmetric_fisher_information(airy.mp_logpdf, airy.mp_score, 20, normalised=True, error=True)
+    assert f.value == symmetric.symmetric_fisher_information(airy.mp_logpdf, airy.mp_score, 20, normalised=True)
+    assert 0 < f.error < mp.mpf("1e-15")
+    k = symmetric.symmetric_score_cgf(airy.mp_logpdf, airy.mp_score, 0.5, 20, normalised=True, error=True)
+    assert k.value == airy.score_cgf(0.5, 20) and 0 < k.error < mp.mpf("1e-15")
+
+
+def test_generalised_gaussian_density_as_control_law():
+    # exp(-|x|^3) normalised: the same check with the library's control density
+    cubic = GeneralisedGaussianDensity(3)
+    check = symmetric.check_score_subgaussian(cubic.mp_logpdf, cubic.mp_score, [1, 10, 100], dps=20,
+                                              normalised=True)
+    with mp.workdps(20):
+        assert abs(check.fisher - 9 * mp.gamma(mp.mpf(5) / 3) / mp.gamma(mp.mpf(1) / 3)) < mp.mpf("1e-18")
+    assert check.violations

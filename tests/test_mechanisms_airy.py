@@ -1,0 +1,220 @@
+"""Tests of countdp.mechanisms.airy (the Airy log-mechanism): calibration, output laws, errors,
+sampler and the budget through the sup-over-alpha engine.
+
+Tolerances: mpmath routes at dps 30 agree to ~1e-25 (quadrature error estimates ~1e-30); Monte
+Carlo at 5 standard errors with fixed seeds.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from mpmath import mp
+
+from countdp import formulas
+from countdp.divergence import renyi
+from countdp.laws import airy
+from countdp.mechanisms import airy as airy_mechanism
+from countdp.mechanisms.airy import AiryLogMechanism
+
+
+@pytest.fixture(autouse=True)
+def _dps30():
+    old = mp.prec
+    mp.dps = 30
+    yield
+    mp.prec = old
+
+
+@pytest.fixture(scope="module")
+def mech():
+    with mp.workdps(30):
+        m = AiryLogMechanism(mpmath.mpf("0.05"), mpmath.mpf(1), r=mpmath.mpf("0.1"))
+        m.calibration()
+    return m
+
+
+# ---------------------------------------------------------------------------------------------
+# calibration
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rho", ["0.025", "0.4"])
+def test_calibration_error_equals_target_and_drift_is_the_root(rho):
+    rho = mpmath.mpf(rho)
+    cal = airy_mechanism.calibrate(rho)
+    assert cal.b > 0 and cal.t < 0
+    assert abs(cal.residual) < mpmath.mpf("1e-28")
+    # independent route: Newton on the t-derivative, then the error by quadrature
+    opt = airy_mechanism.optimal_drift(cal.b)
+    assert abs(opt.t - cal.t) < mpmath.mpf("1e-26") * max(1, abs(cal.t) * 1e4)
+    err = airy_mechanism.drift_error(cal.b, opt.t)
+    assert abs(err.value - rho) < mpmath.mpf("1e-26")
+    # the minimal error is 2 F(q) - 1 with q = -t/b
+    assert abs(2 * airy.mp_cdf(-cal.t / cal.b) - 1 - rho) < mpmath.mpf("1e-26")
+
+
+def test_drift_is_a_minimum():
+    cal = airy_mechanism.calibrate(mpmath.mpf("0.2"))
+    b, t = cal.b, cal.t
+    e0 = airy_mechanism.drift_error(b, t).value
+    for h in (mpmath.mpf("1e-3"), mpmath.mpf("1e-2")):
+        for s in (-1, 1):
+            assert airy_mechanism.drift_error(b, t + s * h * abs(t)).value > e0
+    Dm = airy_mechanism.drift_error_derivative(b, t * mpmath.mpf("1.01")).value
+    Dp = airy_mechanism.drift_error_derivative(b, t * mpmath.mpf("0.99")).value
+    assert Dm < 0 < Dp          # derivative changes sign at t (t < 0: 1.01 t is to the left)
+    assert airy_mechanism.drift_error(b, 0).value > e0
+
+
+def test_small_rho_scale():
+    cal = airy_mechanism.calibrate(mpmath.mpf("1e-6"))
+    m = airy.airy_constants(30).mean_abs
+    assert abs(cal.b * m / cal.rho - 1) < mpmath.mpf("1e-10")
+    f0 = airy.mp_pdf(0)
+    assert abs(cal.t / (-cal.b ** 2 * m / (2 * f0)) - 1) < mpmath.mpf("1e-5")
+
+
+def test_error_quantile():
+    for rho in ("1e-8", "0.3", "0.9"):
+        q = airy_mechanism.error_quantile(mpmath.mpf(rho))
+        assert abs(2 * airy.mp_cdf(q) - 1 - mpmath.mpf(rho)) < mpmath.mpf("1e-27")
+
+
+# ---------------------------------------------------------------------------------------------
+# laws, errors, sampler
+# ---------------------------------------------------------------------------------------------
+
+
+def test_laws_normalised(mech):
+    for n in (0, 3):
+        U = mech.unclipped_law(n)
+        d = U.density
+        mu, b = d.mu, d.b
+        tot = mpmath.quad(lambda w: mpmath.exp(d.mp_log_integrand_t(w)),
+                          [-mpmath.inf, mu - 4 * b, mu, mu + 4 * b, mpmath.inf])
+        assert abs(tot - 1) < mpmath.mpf("1e-25")
+        R = mech.released_law(n)
+        assert abs(R.atom_mass + R.density.mass() - 1) < mpmath.mpf("1e-25")
+        # the x-space log-density matches the w-space one (Jacobian e^w)
+        w = mu + b / 3
+        x = d.to_x(w)
+        assert abs(d.mp_logpdf(x) + w - d.mp_log_integrand_t(w)) < mpmath.mpf("1e-25")
+        assert abs(float(d.logpdf(np.array([float(x)]))[0]) - float(d.mp_logpdf(x))) < 1e-12
+
+
+def test_error_scaling_and_clipping(mech):
+    for n in (0, 1, 10**4):
+        Eu = mech.expected_abs_error_unclipped(n)
+        Er = mech.expected_abs_error_released(n)
+        assert abs(Eu.value - mech.error_bound(n)) < mpmath.mpf("1e-24") * (n + 1)
+        assert Er.value <= Eu.value + Eu.error + Er.error
+        assert Er.value < mech.target(n)
+
+
+def test_sampler_matches_exact_law():
+    m = AiryLogMechanism(mpmath.mpf("0.45"), mpmath.mpf("0.1"), r=mpmath.mpf("0.5"))
+    rng = np.random.default_rng(20260715)
+    # n = 0: the atom at 0 has mass F(q) = (1 + rho)/2
+    law = m.released_law(0)
+    atom = float(law.atom_mass)
+    assert abs(atom - (1 + float(m.rho)) / 2) < 1e-12
+    y = m.release(np.zeros(200_000, dtype=int), rng)
+    freq = float(np.mean(y == 0))
+    assert abs(freq - atom) < 5 * math.sqrt(atom * (1 - atom) / y.size)
+    # n = 3: the mean absolute error against the quadrature
+    y = m.release(np.full(200_000, 3), rng)
+    err = np.abs(y - 3)
+    E = m.expected_abs_error_released(3)
+    assert abs(err.mean() - float(E.value)) < 5 * err.std() / math.sqrt(err.size)
+
+
+@settings(max_examples=20, deadline=None)
+@given(counts=st.lists(st.integers(0, 10**6), min_size=1, max_size=30), rounding=st.booleans())
+def test_release_properties(counts, rounding):
+    m = AiryLogMechanism(0.05, 1.0, r=0.1)
+    y = m.release(np.array(counts), np.random.default_rng(1), rounding=rounding)
+    assert y.shape == (len(counts),)
+    assert np.all(y >= 0)
+    if rounding:
+        assert np.all(y == np.floor(y))
+
+
+# ---------------------------------------------------------------------------------------------
+# divergences
+# ---------------------------------------------------------------------------------------------
+
+
+def test_reverse_direction_on_mechanism_laws(mech):
+    # the forward direction is compared in the quick run of cstar.airy.budget
+    n = 10
+    P, Q = mech.unclipped_law(n), mech.unclipped_law(n - 1)
+    rev = renyi.kl(Q, P)
+    v = mech.v(n)
+    assert abs(float(rev.value) - v) < 1e-13 * v
+
+
+def test_budget_limit_and_v0(mech):
+    assert mech.v(0) == mech.v(1)
+    n = 10**6
+    assert abs(n * n * mech.v(n) / float(mech.limit_n2v()) - 1) < 2e-6
+    assert mech.v(5) > mech.v(6) > mech.v(7)
+    assert abs(mech.limit_n2v() - formulas.airy_fisher() / (2 * mech.mp_b() ** 2)) < mpmath.mpf("1e-25")
+
+
+def test_budget_is_the_engine_on_the_standardised_pair(mech):
+    s = mech.budget(10)
+    assert s.attained_at_one and s.best().end.bound < s.kl
+    assert s is mech.budget(10)                     # cached per shift
+    assert abs(float(mech.delta(10)) - float(formulas.log_gap(10, mech.c) / mech.mp_b())) == 0
+    v = mech.mp_v(10)
+    assert abs(v.value - s.value) <= v.error + float(s.value - s.lo) + 1e-15 * s.value
+    assert v.error < mpmath.mpf("1e-25")
+    assert np.array_equal(mech.v_array([3, 4]), np.array([mech.v(3), mech.v(4)]))
+
+
+# ---------------------------------------------------------------------------------------------
+# bad inputs
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs,name", [
+    (dict(r0=0.1, c=1.0, r=0.1), "r0"),
+    (dict(r0=0.2, c=1.0, r=0.1), "r0"),
+    (dict(r0=0.05, c=0.0, r=0.1), "c"),
+    (dict(r0=0.05, c=-1.0, r=0.1), "c"),
+    (dict(r0=float("nan"), c=1.0, r=0.1), "r0"),
+    (dict(r0=0.05, c=float("nan"), r=0.1), "c"),
+    (dict(r0=0.05, c=1.0, r=float("nan")), "r"),
+    (dict(r0=1.0, c=1.0), "r0"),
+])
+def test_bad_parameters(kwargs, name):
+    with pytest.raises(ValueError, match=rf"^{name} "):
+        AiryLogMechanism(**kwargs)
+
+
+@pytest.mark.parametrize("n", [-1, 2.5, float("nan"), "3", None])
+def test_bad_counts(mech, n):
+    with pytest.raises(ValueError, match=r"^n "):
+        mech.v(n)
+    with pytest.raises(ValueError, match=r"^n "):
+        mech.released_law(n)
+
+
+def test_bad_other_inputs(mech):
+    with pytest.raises(ValueError, match=r"^rho "):
+        airy_mechanism.calibrate(0)
+    with pytest.raises(ValueError, match=r"^rho "):
+        airy_mechanism.calibrate(float("nan"))
+    with pytest.raises(ValueError, match=r"^delta "):
+        airy_mechanism.standard_shift_pair(-1.0)
+    with pytest.raises(ValueError, match=r"^points_per_decade "):
+        mech.budget(3, points_per_decade=1)
+    with pytest.raises(ValueError, match=r"^counts "):
+        mech.release(np.array([1, -2]), np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"^b "):
+        airy_mechanism.drift_error(0, 0)

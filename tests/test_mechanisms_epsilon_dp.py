@@ -1,0 +1,110 @@
+"""Tests of countdp.mechanisms.epsilon_dp: the companion paper's eps-DP mechanisms as neighbouring
+pairs of laws, their samplers and the bounded-range searches."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from countdp import formulas
+from countdp.divergence.tight_rho import mp_renyi
+from countdp.mechanisms import epsilon_dp
+
+
+@pytest.fixture(autouse=True)
+def _working_precision():
+    """The checks run under mpmath.workdps(settings.dps) (30 by default); so do these tests."""
+    with mpmath.workdps(30):
+        yield
+
+
+def test_discrete_laplace_window_and_pmf():
+    law = epsilon_dp.DiscreteLaplace(0, 0.3)
+    lo, hi = law.window(mpmath.mpf(10) ** -20)
+    assert law.tail_mass(hi) <= mpmath.mpf(10) ** -20 < law.tail_mass(hi - 1)
+    total = mpmath.fsum(law.mp_pmf(k) for k in range(lo, hi + 1))
+    assert abs(total - 1) <= mpmath.mpf(10) ** -20
+    P, Q = epsilon_dp.discrete_laplace_loss_classes(1.3, 4)
+    Pi, Qi = epsilon_dp.discrete_laplace_pair(1.3, 4)
+    # merging by likelihood-ratio class keeps D_alpha (sufficiency)
+    for alpha in (1.5, 3, 30):
+        a = mp_renyi(P, Q, alpha)
+        b = mp_renyi(Pi, Qi, alpha)
+        assert abs(a.value - b.value) <= a.error + b.error + mpmath.mpf(10) ** -25
+
+
+def test_samplers_frequencies():
+    rng = np.random.default_rng(7)
+    y = epsilon_dp.krr_release(np.zeros(200_000, dtype=int), 1.0, 5, rng)
+    pt = float(formulas.krr_true_prob(1.0, 5))
+    assert abs(np.mean(y == 0) - pt) < 5 * math.sqrt(pt * (1 - pt) / len(y))
+    bits = epsilon_dp.rappor_release(np.array([0, 1, 2]), 1.0, 3, rng)
+    assert bits.shape == (3, 3) and set(np.unique(bits)) <= {0, 1}
+    x = epsilon_dp.DiscreteLaplace(2, 0.5).sample(rng, 100_000)
+    assert abs(np.mean(x) - 2) < 0.05
+    P, _ = epsilon_dp.laplace_pair(1.0, 2)
+    assert abs(np.mean(P.sample(rng, 100_000))) < 0.05
+
+
+def test_laws_use_the_closed_form_probabilities():
+    law = epsilon_dp.krr_law(2, 1.5, 4)
+    assert abs(law.mp_pmf(2) - formulas.krr_true_prob(1.5, 4)) < mpmath.mpf("1e-28")
+    assert abs(law.mp_pmf(0) - formulas.krr_other_prob(1.5, 4)) < mpmath.mpf("1e-28")
+    f = formulas.rappor_flip_prob(2.0)
+    P = epsilon_dp.rappor_law(0, 2.0, 2)
+    assert abs(P.mp_pmf(0b01) - (1 - f) ** 2) < mpmath.mpf("1e-28")
+
+
+def test_rappor_product_law_is_two_binary_rr():
+    # D_alpha of the product law equals twice that of binary RR at eps/2 (independent bits)
+    for eps, alpha in ((1.0, 2.0), (3.0, 7.0)):
+        a = mp_renyi(*epsilon_dp.rappor_pair(eps, 3), alpha)
+        b = mp_renyi(*epsilon_dp.krr_pair(eps / 2, 2), alpha)
+        assert abs(a.value - 2 * b.value) <= a.error + 2 * b.error + mpmath.mpf(10) ** -25
+
+
+def test_worst_bounded_range_pair_is_asymmetric():
+    w = epsilon_dp.worst_bounded_range_pair(2.0)
+    assert abs(w.r - 2.0) < 1e-9
+    assert abs(w.value - formulas.bounded_range_rho(2.0)) < 1e-14
+    assert abs(w.p + w.q - 1) > 1e-2     # not the symmetric (binary RR) pair
+    assert w.search_error is not None and abs(w.pair[0].mp_pmf(0) - w.p) < 1e-15
+
+
+def test_random_bounded_range_pairs():
+    found = epsilon_dp.random_bounded_range_pairs(1.0, 50, np.random.default_rng(3))
+    assert 0 < found.value <= float(formulas.bounded_range_rho(1.0)) * (1 + 1e-12)
+    assert found.q.shape == found.p.shape == (3,) and abs(found.p.sum() - 1) < 1e-12
+
+
+# --------------------------------------------------------------------------------------------
+# Bad input
+# --------------------------------------------------------------------------------------------
+
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda: epsilon_dp.laplace_pair(0), "eps"), (lambda: epsilon_dp.laplace_pair(-1), "eps"),
+    (lambda: epsilon_dp.laplace_pair(NAN), "eps"), (lambda: epsilon_dp.laplace_pair(1, 0), "Delta"),
+    (lambda: epsilon_dp.discrete_laplace_pair(0, 1), "eps"), (lambda: epsilon_dp.discrete_laplace_pair(1, 0), "Delta"),
+    (lambda: epsilon_dp.discrete_laplace_pair(1, 0.5), "Delta"),
+    (lambda: epsilon_dp.discrete_laplace_loss_classes(1, 2.5), "Delta"),
+    (lambda: epsilon_dp.discrete_laplace_loss_classes(NAN, 2), "eps"),
+    (lambda: epsilon_dp.krr_pair(0, 3), "eps"), (lambda: epsilon_dp.krr_pair(1, 1), "k"),
+    (lambda: epsilon_dp.krr_pair(1, 2.5), "k"), (lambda: epsilon_dp.krr_pair(NAN, 3), "eps"),
+    (lambda: epsilon_dp.krr_pair(1, NAN), "k"), (lambda: epsilon_dp.krr_law(3, 1, 3), "value"),
+    (lambda: epsilon_dp.rappor_pair(-0.5, 4), "eps"), (lambda: epsilon_dp.rappor_pair(1, 1), "k"),
+    (lambda: epsilon_dp.rappor_pair(0, 4), "eps"),
+    (lambda: epsilon_dp.worst_bounded_range_pair(0), "eta"), (lambda: epsilon_dp.worst_bounded_range_pair(-1), "eta"),
+    (lambda: epsilon_dp.worst_bounded_range_pair(NAN), "eta"),
+    (lambda: epsilon_dp.random_bounded_range_pairs(0, 3, np.random.default_rng(0)), "eta"),
+    (lambda: epsilon_dp.two_point_pair(1.5, 1), "q"),
+])
+def test_bad_input_names_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
