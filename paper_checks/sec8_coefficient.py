@@ -44,7 +44,7 @@ from countdp.numerics.montecarlo import mc_mean
 from countdp.numerics.optimize import Optimum, maximise_from_starts
 from countdp.numerics.sequences import decades, richardson, spread
 from countdp.numerics.tolerance import working_precision
-from countdp.certify import airy_constant, airy_prime_zero  # MERGE: airy_constant, airy_prime_zero
+from countdp.arb.airy import certified_limit_constant, certified_prime_zero
 from countdp.arb.renyi import product_renyi, unclipped_renyi
 
 TITLE = "Section 8 and eq (32): the coefficient C*, Table 2, composition, bias; Theorem 1.1"
@@ -214,10 +214,10 @@ def constants_bracket_c_star(cert):
                           decide_contains(consts["3/(2e^3)"] / consts["1/128"], hp["192/e^3"])])
         cert.record("pi/(4e^2) < 1/pi, ratio 4e^2/pi^2; (3/(2e^3))/(1/128) = 192/e^3",
                     "strict order decided; ratios enclose the stated closed forms", hi_ / lo_, vd)
-        ac = airy_constant()
+        ac = certified_limit_constant()
         cert.record("8|a1'|^3/27 (a1' first zero of Ai') in [pi/(4e^2), 1/pi]",
                     "exploratory constant lies strictly inside the C* bracket", ac,
-                    verdict_all([decide_gt(ac, lo_), decide_lt(ac, hi_)]), a1_prime=ball_str(airy_prime_zero()))
+                    verdict_all([decide_gt(ac, lo_), decide_lt(ac, hi_)]), a1_prime=ball_str(certified_prime_zero()))
 
 
 @certificate("eq32")

@@ -40,7 +40,7 @@ class ClaimBuilder:
         self._slack: str | None = None
         self.notes: list[str] = []
         self.findings: list[dict] = []
-        self.certified: dict | None = None
+
 
     @property
     def quick(self) -> bool:
@@ -86,9 +86,6 @@ class ClaimBuilder:
         """A reported observation (numbers, not a verdict): e.g. where a supremum sits."""
         self.findings.append(data)
 
-    def certify(self, certified: bool, **data: Any) -> None:
-        self.certified = {"certified": bool(certified), **{k: fmt(v) for k, v in data.items()}}
-
     def result(self, seconds: float) -> ClaimResult:
         reason = None
         if not self.cases:
@@ -105,7 +102,7 @@ class ClaimBuilder:
             status = "pass"
         return ClaimResult(self.info.id, self.info.paper, self.info.section, status, self.routes,
                            self.cases, self.controls, self._slack, self.notes, self.findings,
-                           self.certified, None, seconds, reason)
+                           None, None, seconds, reason)
 
 
 # --------------------------------------------------------------------------------------------
@@ -180,16 +177,10 @@ def run_check(spec: CheckSpec, settings: Settings) -> ClaimResult:
 
 def _attach_certification(res: ClaimResult, spec: CheckSpec, settings: Settings) -> None:
     if not spec.certificates:
-        legacy = _legacy_certificates(spec.id, settings.quick)  # TRANSITION: removed when ported
-        if legacy is not None:
-            res.certified = {**legacy, **{k: v for k, v in (res.certified or {}).items()
-                                          if k != "certified"}}
-            return
-        res.certified = res.certified or {"certified": False, "reason": NO_CERTIFICATE}
+        res.certified = {"certified": False, "reason": NO_CERTIFICATE}
         return
     cert = run_certificates(spec.id, spec.certificates, settings.quick)
-    own = res.certified or {}
-    res.certified = {**cert.summary(), **{k: v for k, v in own.items() if k != "certified"}}
+    res.certified = cert.summary()
     res.seconds += cert.seconds
     if cert.errors:
         res.status, res.reason = "error", "a certificate raised an exception"
@@ -198,37 +189,6 @@ def _attach_certification(res: ClaimResult, spec: CheckSpec, settings: Settings)
         res.status = "fail"
         res.reason = ("the certified layer proved a statement false: "
                       + "; ".join(r.name for r in cert.disproved))
-
-
-_LEGACY: dict = {}
-
-
-def _legacy_certificates(claim_id: str, quick: bool) -> dict | None:
-    """TRANSITION ONLY: the records of the old all-claims certifier for a claim not yet ported to
-    a per-script @certificate (deleted once every claim is ported)."""
-    if quick not in _LEGACY:
-        from .. import certify
-
-        grouped: dict = {}
-        for rec in certify.certify_all(quick=quick):
-            d = rec.as_dict()
-            g = grouped.setdefault(d["claim"], {"records": 0, "proved": 0, "radius": 0.0,
-                                                "seconds": 0.0, "what": []})
-            g["records"] += 1
-            g["proved"] += str(d["verdict"]) == "proved_true"
-            try:
-                g["radius"] = max(g["radius"], float(d["radius"]))
-            except (TypeError, ValueError):
-                pass
-            g["seconds"] += float(d.get("seconds") or 0.0)
-            g["what"].append(f"{d['name']}: {d['verdict']} {d['enclosure']}")
-        _LEGACY[quick] = grouped
-    g = _LEGACY[quick].get(claim_id)
-    if g is None:
-        return None
-    return {"certified": g["proved"] == g["records"], "records": g["records"], "proved": g["proved"],
-            "enclosure_radius": f"{g['radius']:.3g}", "seconds": round(g["seconds"], 4),
-            "what": g["what"]}
 
 
 __all__ = ["ClaimBuilder", "CheckSpec", "claim", "checks_in", "run_check", "certificate"]

@@ -1,5 +1,8 @@
 """Mechanisms: the shifted log-Gaussian of the paper and the other mechanisms the checks compare
-with it."""
+with it (log-Laplace, Airy, the unequal-variance Gaussian, constant releases, the companion
+paper's eps-DP mechanisms), each in its own module."""
 
-from .count import CountMechanism, stochastic_round  # noqa: F401
-from .log_gaussian import RoundedLogGaussian, ShiftedLogGaussian  # noqa: F401
+from .count import CountMechanism, stochastic_round
+from .log_gaussian import RoundedLogGaussian, ShiftedLogGaussian
+
+__all__ = ["CountMechanism", "stochastic_round", "RoundedLogGaussian", "ShiftedLogGaussian"]
