@@ -38,7 +38,7 @@ from countdp.laws.expectation import mc_abs_error
 from countdp.laws.generalised_gaussian import GeneralisedGaussian, GeneralisedGaussianDensity
 from countdp.laws.priors import best_uniform_size
 from countdp.mechanisms import ShiftedLogGaussian
-from countdp.mechanisms.airy import (SCAN_ALPHA_MIN, AiryLogMechanism, calibrate, drift_error,
+from countdp.mechanisms.airy import (SCAN_ALPHA_MIN, AiryLogMechanism, calibrate, airy_drift_error,
                                      optimal_drift, standard_shift_pair)
 from countdp.numerics.estimate import Estimate
 from countdp.numerics.montecarlo import mc_mean
@@ -291,10 +291,10 @@ def _calibration_cases(check, mech: AiryLogMechanism, p0: dict):
     check.compare({**p0, "quantity": "drift t"}, lhs=opt.t, relation="==", rhs=cal.t,
                   tol=opt.step + 2 * opt.derivative.error * cal.b / airy.mp_pdf(cal.q) + _rounding(cal.t),
                   route="drift: Newton on the derivative vs t = -b q")
-    e_opt = drift_error(cal.b, opt.t)
+    e_opt = airy_drift_error(cal.b, opt.t)
     check.compare({**p0, "quantity": "min_t E|exp(bX+t)-1|"}, lhs=e_opt.value, relation="==", rhs=mech.rho,
                   tol=e_opt.error + _rounding(mech.rho), route="minimal error (quadrature) equals r0/(1+c)")
-    e0 = drift_error(cal.b, 0)
+    e0 = airy_drift_error(cal.b, 0)
     check.finding(r=p0["r"], r0=p0["r0"], c=p0["c"], rho=mech.rho, b=cal.b, t=cal.t, q=cal.q,
                   error_at_drift_0=e0.value, relative_excess_drift_0=(e0.value - mech.rho) / mech.rho)
     return e0

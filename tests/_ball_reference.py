@@ -4,7 +4,7 @@ PROVED_TRUE."""
 
 from __future__ import annotations
 
-import mpmath as mp
+import mpmath
 from flint import arb, ctx, fmpq, fmpz
 
 from countdp.arb.verdicts import Verdict, to_fmpq
@@ -16,7 +16,7 @@ R0, CC = fmpq(1, 4), 1  # the certificates' design: sigma ~ 0.157
 
 def exact(x) -> arb:
     """The mpmath number x as an exact arb (its binary value)."""
-    sign, man, e, _bc = mp.mpf(x)._mpf_
+    sign, man, e, _bc = mpmath.mpf(x)._mpf_
     with ctx.workprec(600):
         return (-1) ** sign * arb(fmpz(int(man))) * arb(2) ** int(e)
 
@@ -24,7 +24,7 @@ def exact(x) -> arb:
 def mpq(x):
     """Exact rational (fmpq / str / int) as an mpmath number at the working dps."""
     q = to_fmpq(x)
-    return mp.mpf(int(q.p)) / int(q.q)
+    return mpmath.mpf(int(q.p)) / int(q.q)
 
 
 def contains(ball: arb, x) -> bool:
@@ -34,9 +34,9 @@ def contains(ball: arb, x) -> bool:
 
 def mp_sigma(r0, c):
     """eq (3) in mpmath, written from the statement: Phi^{-1}(1/2 + r0/(2(1+c)))."""
-    with mp.workdps(DPS):
-        return mp.sqrt(2) * mp.erfinv(2 * (mp.mpf(1) / 2 + mp.mpf(r0) / (2 * (1 + mp.mpf(c)))) - 1)
+    with mpmath.workdps(DPS):
+        return mpmath.sqrt(2) * mpmath.erfinv(2 * (mpmath.mpf(1) / 2 + mpmath.mpf(r0) / (2 * (1 + mpmath.mpf(c)))) - 1)
 
 
-with mp.workdps(DPS):
-    MP_S = mp_sigma(mp.mpf(1) / 4, 1)
+with mpmath.workdps(DPS):
+    MP_S = mp_sigma(mpmath.mpf(1) / 4, 1)

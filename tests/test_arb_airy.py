@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import mpmath as mp
+import mpmath
 from flint import arb, ctx, fmpz
 
 from countdp.arb.airy import certified_limit_constant, certified_prime_zero
 
 
-def exact(x: mp.mpf) -> arb:
+def exact(x: mpmath.mpf) -> arb:
     sign, man, e, _bc = x._mpf_  # its own binary value, whatever the working precision
     with ctx.workprec(600):
         return (-1) ** sign * arb(fmpz(int(man))) * arb(2) ** int(e)
 
 
 def test_the_certified_zero_and_constant_contain_mpmath():
-    with mp.workdps(50):
-        a1 = mp.airyaizero(1, derivative=1)
+    with mpmath.workdps(50):
+        a1 = mpmath.airyaizero(1, derivative=1)
         const = 8 * abs(a1) ** 3 / 27
     with ctx.workprec(128):
         z = certified_prime_zero()
@@ -24,4 +24,4 @@ def test_the_certified_zero_and_constant_contain_mpmath():
     with ctx.workprec(600):
         assert z.contains(exact(a1)) and k.contains(exact(const))
     assert float(z.rad()) < 1e-30 and float(k.rad()) < 1e-30
-    assert not z.contains(exact(mp.airyaizero(2, derivative=1)))  # the second zero is elsewhere
+    assert not z.contains(exact(mpmath.airyaizero(2, derivative=1)))  # the second zero is elsewhere

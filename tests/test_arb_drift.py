@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import mpmath as mp
+import mpmath
 import pytest
 from flint import arb
 
@@ -15,7 +15,7 @@ from countdp.arb.verdicts import decide_contains, to_arb
 
 @pytest.fixture(autouse=True)
 def _precision():
-    with mp.workdps(DPS):
+    with mpmath.workdps(DPS):
         yield
 
 
@@ -31,13 +31,13 @@ def test_derivative_integral_and_argmin():
 def test_drift_error_and_mean_integrals(factor):
     s = formulas.sigma.ball(R0, CC)
     a = arb(factor) * s * s
-    ma = mp.mpf(factor) * MP_S**2
+    ma = mpmath.mpf(factor) * MP_S**2
     err = drift_error_integral(s, a)
-    f = lambda z: abs(mp.exp(MP_S * z - ma) - 1) * mp.npdf(z)  # noqa: E731
-    assert contains(err, mp.quad(f, [-mp.inf, -10, ma / MP_S, 10, mp.inf]))
+    f = lambda z: abs(mpmath.exp(MP_S * z - ma) - 1) * mpmath.npdf(z)  # noqa: E731
+    assert contains(err, mpmath.quad(f, [-mpmath.inf, -10, ma / MP_S, 10, mpmath.inf]))
     assert decide_contains(err, formulas.drift_error.ball(s, a)) is TRUE
     mean = drift_mean_integral(s, a)
-    assert contains(mean, mp.exp(MP_S**2 / 2 - ma))
+    assert contains(mean, mpmath.exp(MP_S**2 / 2 - ma))
 
 
 def test_mean_one_drift_encloses_one_and_the_paper_drift_does_not():

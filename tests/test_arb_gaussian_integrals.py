@@ -3,7 +3,7 @@ divergent sides of Lemma 7.1) and certified Gaussian masses, against mpmath quad
 
 from __future__ import annotations
 
-import mpmath as mp
+import mpmath
 import pytest
 from flint import arb, ctx, fmpq, fmpz
 
@@ -17,18 +17,18 @@ TRUE, FALSE = Verdict.PROVED_TRUE, Verdict.PROVED_FALSE
 
 @pytest.fixture(autouse=True)
 def _precision():
-    with mp.workdps(50), ctx.workprec(53):
+    with mpmath.workdps(50), ctx.workprec(53):
         yield
 
 
 def mpq(x):
     q = to_fmpq(x)
-    return mp.mpf(int(q.p)) / int(q.q)
+    return mpmath.mpf(int(q.p)) / int(q.q)
 
 
 def exact(x) -> arb:
     """The mpmath number x as an exact arb (its binary value, sign included)."""
-    sign, man, e, _bc = mp.mpf(x)._mpf_
+    sign, man, e, _bc = mpmath.mpf(x)._mpf_
     with ctx.workprec(600):
         return (-1) ** sign * arb(fmpz(int(man))) * arb(2) ** int(e)
 
@@ -40,7 +40,7 @@ def contains(ball: arb, x) -> bool:
 
 def mp_integrand(case):
     a, mu_p, s_p, mu_q, s_q = (mpq(x) for x in case)
-    return lambda x: mp.npdf(x, mu_p, s_p) ** a * mp.npdf(x, mu_q, s_q) ** (1 - a)
+    return lambda x: mpmath.npdf(x, mu_p, s_p) ** a * mpmath.npdf(x, mu_q, s_q) ** (1 - a)
 
 
 @pytest.mark.parametrize("case", [(2, 0, 1, 1, "6/5"), ("17/10", 3, "3/2", 2, 1), (10, 1, 1, 0, 2)])
@@ -49,8 +49,8 @@ def test_finite_side(case):
     a, mu_p, s_p, mu_q, s_q = (mpq(x) for x in case)
     A2 = a / s_p**2 + (1 - a) / s_q**2
     m = (a * mu_p / s_p**2 + (1 - a) * mu_q / s_q**2) / A2
-    w = 1 / mp.sqrt(A2)
-    ref = mp.quad(mp_integrand(case), [-mp.inf, m - 30 * w, m - 5 * w, m, m + 5 * w, m + 30 * w, mp.inf])
+    w = 1 / mpmath.sqrt(A2)
+    ref = mpmath.quad(mp_integrand(case), [-mpmath.inf, m - 30 * w, m - 5 * w, m, m + 5 * w, m + 30 * w, mpmath.inf])
     assert contains(enc.integral, ref)
     assert contains(enc.divergence, formulas.gaussian_renyi_divergence(a, mu_p, s_p, mu_q, s_q))
     with ctx.workprec(117):
@@ -70,7 +70,7 @@ def test_divergent_side(case):
     f = mp_integrand(case)
     for j, (T, _low) in enumerate(res.extra["T_j, lower bound"], start=1):
         Tm = mpq(T)
-        ref = mp.quad(f, mp.linspace(-Tm, Tm, 9))
+        ref = mpmath.quad(f, mpmath.linspace(-Tm, Tm, 9))
         assert contains(truncated_renyi_lower_bound(*case, to_fmpq(T)), ref)
         assert ref > 10**j
     with pytest.raises(Undecided):
@@ -88,8 +88,8 @@ def test_integrand_parts_complete_the_square():
 @pytest.mark.parametrize("r", ["1/10", "1/2", 2])
 def test_gaussian_mass_above(r):
     mass = gaussian_mass_above(1, r)
-    assert contains(mass.enclosure, mp.ncdf(1 / mpq(r)))
-    assert contains(mass.enclosure, mp.quad(lambda x: mp.npdf(x, 1, mpq(r)), [0, 1, mp.inf]))
+    assert contains(mass.enclosure, mpmath.ncdf(1 / mpq(r)))
+    assert contains(mass.enclosure, mpmath.quad(lambda x: mpmath.npdf(x, 1, mpq(r)), [0, 1, mpmath.inf]))
     assert decide_gt(mass.lower, 0) is TRUE
     # negative control: "X_1 puts no mass on (0, inf)"
     assert decide_le(mass.lower, 0) is FALSE

@@ -3,7 +3,7 @@ enclosed integral contains the integral."""
 
 from __future__ import annotations
 
-import mpmath as mp
+import mpmath
 import pytest
 from flint import arb, ctx, fmpq, fmpz
 
@@ -14,29 +14,29 @@ from countdp.arb.verdicts import Undecided, Verdict, decide_ge, to_arb, to_fmpq
 
 def exact(x) -> arb:
     """The mpmath number x as an exact arb (its binary value)."""
-    sign, man, e, _bc = mp.mpf(x)._mpf_
+    sign, man, e, _bc = mpmath.mpf(x)._mpf_
     with ctx.workprec(600):
         return (-1) ** sign * arb(fmpz(int(man))) * arb(2) ** int(e)
 
 
 def mpq(x):
     q = to_fmpq(x)
-    return mp.mpf(int(q.p)) / int(q.q)
+    return mpmath.mpf(int(q.p)) / int(q.q)
 
 
 @pytest.fixture(autouse=True)
 def _fifty_digits():
-    with mp.workdps(50):
+    with mpmath.workdps(50):
         yield
 
 
 def test_gaussian_tail_bounds_are_bounds():
     for L, b in ((3, 0), (5, 1), (8, -2), (4, "3.5")):
-        Lq, bq = mp.mpf(L), mpq(b)
-        true = mp.quad(lambda x: mp.exp(-x**2 / 2 + bq * x), [Lq, mp.inf])
+        Lq, bq = mpmath.mpf(L), mpq(b)
+        true = mpmath.quad(lambda x: mpmath.exp(-x**2 / 2 + bq * x), [Lq, mpmath.inf])
         assert decide_ge(gauss_tail_upper(L, b), to_arb(0)) is Verdict.PROVED_TRUE
         assert gauss_tail_upper(L, b) > exact(true)
-        true_l = mp.quad(lambda x: mp.exp(-x**2 / 2 + bq * x), [-mp.inf, -Lq])
+        true_l = mpmath.quad(lambda x: mpmath.exp(-x**2 / 2 + bq * x), [-mpmath.inf, -Lq])
         assert gauss_tail_lower(-L, b) > exact(true_l)
     with pytest.raises(Undecided):
         gauss_tail_upper(1, 2)
@@ -44,9 +44,9 @@ def test_gaussian_tail_bounds_are_bounds():
 
 def test_quadratic_exponent_tail_bounds_are_bounds():
     for A2, B, L in (("0.5", 1, 4), (2, "-1", 3), ("1.5", 0, 2)):
-        a, b, l_ = mpq(A2), mpq(B), mp.mpf(L)
-        up = mp.quad(lambda x: mp.exp(-a * x * x / 2 + b * x), [l_, mp.inf])
-        lo = mp.quad(lambda x: mp.exp(-a * x * x / 2 - b * x), [-mp.inf, -l_])
+        a, b, l_ = mpq(A2), mpq(B), mpmath.mpf(L)
+        up = mpmath.quad(lambda x: mpmath.exp(-a * x * x / 2 + b * x), [l_, mpmath.inf])
+        lo = mpmath.quad(lambda x: mpmath.exp(-a * x * x / 2 - b * x), [-mpmath.inf, -l_])
         assert quad_exp_tail_upper(A2, B, L) > exact(up)
         # int_-inf^-L exp(-A2 x^2/2 - B x) dx, the mirror image of the upper tail
         assert quad_exp_tail_lower(A2, -to_fmpq(B), -L) > exact(lo)
@@ -57,7 +57,7 @@ def test_quadratic_exponent_tail_bounds_are_bounds():
 @pytest.mark.parametrize("k", [0, 1, 2])
 def test_normal_moment_tails_are_bounds(k):
     for T in (2, 4, 7):
-        true = 2 * mp.quad(lambda z: z**k * mp.exp(-z * z / 2), [T, mp.inf])
+        true = 2 * mpmath.quad(lambda z: z**k * mpmath.exp(-z * z / 2), [T, mpmath.inf])
         assert normal_moment_tail(T, k) > exact(true)
     with pytest.raises(ValueError):
         normal_moment_tail(3, 3)
@@ -67,7 +67,7 @@ def test_integrate_encloses_the_integral_also_to_a_ball_endpoint():
     with ctx.workprec(80):
         full = integrate(lambda z: (-z * z / 2).exp(), -2, arb(fmpq(3, 2)))
         ball_end = integrate(lambda z: (-z * z / 2).exp(), -2, arb(fmpq(3, 2)) + arb(0, 1e-20))
-    true = mp.quad(lambda z: mp.exp(-z * z / 2), [-2, mp.mpf(3) / 2])
+    true = mpmath.quad(lambda z: mpmath.exp(-z * z / 2), [-2, mpmath.mpf(3) / 2])
     assert full.contains(exact(true)) or full.overlaps(exact(true))
     assert ball_end.contains(full) or ball_end.overlaps(full)
     assert float(ball_end.rad()) >= 1e-21

@@ -3,7 +3,7 @@ quadrature at 50 digits, with negative controls that must never be proved."""
 
 from __future__ import annotations
 
-import mpmath as mp
+import mpmath
 import pytest
 from flint import arb, fmpq
 
@@ -17,7 +17,7 @@ from countdp.arb.verdicts import decide_contains, decide_le, to_arb
 
 @pytest.fixture(autouse=True)
 def _precision():
-    with mp.workdps(DPS):
+    with mpmath.workdps(DPS):
         yield
 
 
@@ -26,14 +26,14 @@ def _sigma():
 
 
 def mp_E_abs(sig, a):
-    f = lambda z: abs(mp.exp(sig * z - a) - 1) * mp.npdf(z)  # noqa: E731
-    return mp.quad(f, [-mp.inf, -10, a / sig, 10 + 2 * sig, mp.inf])
+    f = lambda z: abs(mpmath.exp(sig * z - a) - 1) * mpmath.npdf(z)  # noqa: E731
+    return mpmath.quad(f, [-mpmath.inf, -10, a / sig, 10 + 2 * sig, mpmath.inf])
 
 
 @pytest.mark.parametrize("sg", ["s", 1, 3])
 def test_multiplicative_error_integral(sg):
     s = _sigma() if sg == "s" else arb(sg)
-    ms = MP_S if sg == "s" else mp.mpf(sg)
+    ms = MP_S if sg == "s" else mpmath.mpf(sg)
     integral = multiplicative_error_integral(s)
     assert integral.rad() < 1e-12
     assert contains(integral, mp_E_abs(ms, ms**2))
@@ -50,11 +50,11 @@ def test_multiplicative_error_integral_abs_route():
 
 
 def test_half_expectation_integrals():
-    for s, ms in ((_sigma(), MP_S), (arb(2), mp.mpf(2))):
+    for s, ms in ((_sigma(), MP_S), (arb(2), mpmath.mpf(2))):
         halves = half_expectation_integrals(s)
-        g = lambda z: mp.exp(ms * z - ms**2) * mp.npdf(z)  # noqa: E731
-        assert contains(halves.below, mp.quad(g, [-mp.inf, ms]))
-        assert contains(halves.above, mp.quad(g, [ms, mp.inf]))
+        g = lambda z: mpmath.exp(ms * z - ms**2) * mpmath.npdf(z)  # noqa: E731
+        assert contains(halves.below, mpmath.quad(g, [-mpmath.inf, ms]))
+        assert contains(halves.above, mpmath.quad(g, [ms, mpmath.inf]))
         assert decide_contains(halves.below, formulas.half_expectation.ball(s)) is TRUE
         assert decide_contains(halves.above, formulas.half_expectation.ball(s)) is TRUE
 
@@ -62,17 +62,17 @@ def test_half_expectation_integrals():
 @pytest.mark.parametrize("n", [0, 3, 200])
 def test_unclipped_error_integral(n):
     integral = unclipped_error_integral(n, CC, _sigma())
-    f = lambda z: abs((n + 1) * mp.exp(MP_S * z - MP_S**2) - 1 - n) * mp.npdf(z)  # noqa: E731
-    assert contains(integral, mp.quad(f, [-mp.inf, -10, MP_S, 10, mp.inf]))
+    f = lambda z: abs((n + 1) * mpmath.exp(MP_S * z - MP_S**2) - 1 - n) * mpmath.npdf(z)  # noqa: E731
+    assert contains(integral, mpmath.quad(f, [-mpmath.inf, -10, MP_S, 10, mpmath.inf]))
     assert decide_contains(integral, arb(R0 * (n + 1) / 2)) is TRUE
 
 
 @pytest.mark.parametrize("n", [0, 1, 2])
 def test_released_error_integral(n):
     E = released_error_integral(n, CC, _sigma())
-    f = lambda z: abs(max((n + 1) * mp.exp(MP_S * z - MP_S**2) - 1, 0) - n) * mp.npdf(z)  # noqa: E731
-    zc = (mp.log(mp.mpf(1) / (n + 1)) + MP_S**2) / MP_S
-    assert contains(E, mp.quad(f, [-mp.inf, -10, zc, MP_S, 10, mp.inf]))
+    f = lambda z: abs(max((n + 1) * mpmath.exp(MP_S * z - MP_S**2) - 1, 0) - n) * mpmath.npdf(z)  # noqa: E731
+    zc = (mpmath.log(mpmath.mpf(1) / (n + 1)) + MP_S**2) / MP_S
+    assert contains(E, mpmath.quad(f, [-mpmath.inf, -10, zc, MP_S, 10, mpmath.inf]))
     assert decide_released_error(n, R0, CC).verdict is TRUE
     # negative control: claim E|xhat-n| <= 0.9 r0 (n+c)/(1+c) at n = 2 (clipping negligible)
     if n == 2:
@@ -80,27 +80,27 @@ def test_released_error_integral(n):
 
 
 def mp_U(n, c, sig):
-    return lambda z: (n + c) * mp.exp(sig * z - sig**2) - c
+    return lambda z: (n + c) * mpmath.exp(sig * z - sig**2) - c
 
 
 @pytest.mark.parametrize("n,sg", [(0, "s"), (10, "s"), (3, 1)])
 def test_log_count_law(n, sg):
     s = _sigma() if sg == "s" else arb(sg)
-    ms = MP_S if sg == "s" else mp.mpf(sg)
+    ms = MP_S if sg == "s" else mpmath.mpf(sg)
     law = log_count_law(n, 1, s)
     # independent route: mpmath quadrature of the count-space density of U_n
-    f = lambda y: mp.npdf((mp.log((y + 1) / (n + 1)) + ms**2) / ms) / (ms * (y + 1))  # noqa: E731
+    f = lambda y: mpmath.npdf((mpmath.log((y + 1) / (n + 1)) + ms**2) / ms) / (ms * (y + 1))  # noqa: E731
     U = mp_U(n, 1, ms)
     # breakpoints at U_n(z), z = -16..16 (the density is below e^-128 beyond)
     pts = [U(z) for z in range(-16, 17, 2)]
-    mean = mp.quad(lambda y: mp.log(y + 1) * f(y), pts)
-    var = mp.quad(lambda y: (mp.log(y + 1) - mean) ** 2 * f(y), pts)
-    cdf1 = mp.quad(f, pts[:9] + [U(1)])
+    mean = mpmath.quad(lambda y: mpmath.log(y + 1) * f(y), pts)
+    var = mpmath.quad(lambda y: (mpmath.log(y + 1) - mean) ** 2 * f(y), pts)
+    cdf1 = mpmath.quad(f, pts[:9] + [U(1)])
     assert contains(law.mean, mean)
     assert contains(law.var, var)
     assert contains(law.cdf[1], cdf1)
-    assert contains(law.mass, mp.quad(f, pts))
-    assert contains(formulas.log_mean.ball(n, 1, s), mp.log(n + 1) - ms**2)
+    assert contains(law.mass, mpmath.quad(f, pts))
+    assert contains(formulas.log_mean.ball(n, 1, s), mpmath.log(n + 1) - ms**2)
     # negative control: the mean-one drift's centre log(n+c) - sigma^2/2 is excluded
     assert decide_contains(law.mean, arb(n + 1).log() - to_arb(s) ** 2 / 2) is FALSE
     assert decide_contains(law.var, to_arb(s) ** 2 * fmpq(101, 100)) is FALSE

@@ -2,7 +2,7 @@
 (at 50 digits), and deliberately false statements come out PROVED_FALSE or UNDECIDED, never
 PROVED_TRUE."""
 
-import mpmath as mp
+import mpmath
 import pytest
 from flint import arb, ctx, fmpq, fmpz
 
@@ -21,20 +21,20 @@ TRUE, FALSE = Verdict.PROVED_TRUE, Verdict.PROVED_FALSE
 
 @pytest.fixture(autouse=True)
 def _precision():
-    with mp.workdps(50):
+    with mpmath.workdps(50):
         yield
 
 
 def exact(x) -> arb:
     """The mpmath number x as an exact arb (its binary value)."""
-    sign, man, e, _bc = mp.mpf(x)._mpf_
+    sign, man, e, _bc = mpmath.mpf(x)._mpf_
     with ctx.workprec(600):
         return (-1) ** sign * arb(fmpz(int(man))) * arb(2) ** int(e)
 
 
 def mpq(x):
     q = to_fmpq(x)
-    return mp.mpf(int(q.p)) / int(q.q)
+    return mpmath.mpf(int(q.p)) / int(q.q)
 
 
 def contains(ball: arb, x) -> bool:
@@ -72,22 +72,22 @@ def test_two_count_negative_control():
 def test_uniform_prior_maximum():
     res = certify_uniform_prior_maximum()
     assert res.verdict is TRUE
-    assert contains(arb(res.extra["a*"]), 2 * mp.e ** mp.mpf(1.5))
-    assert contains(formulas.uniform_prior_limit.ball(arb(res.extra["a*"]), 0), 3 / (2 * mp.e ** 3))
+    assert contains(arb(res.extra["a*"]), 2 * mpmath.e ** mpmath.mpf(1.5))
+    assert contains(formulas.uniform_prior_limit.ball(arb(res.extra["a*"]), 0), 3 / (2 * mpmath.e ** 3))
     # negative control: claimed maximiser a = 2e (wrong): g'(2e + small) > 0 there
     assert decide_gt(formulas.uniform_prior_limit_slope.ball(2 * arb.const_e() + 1), 0) is TRUE
 
 
 def mp_renyi(a, f_p, f_q, pts):
-    return mp.log(mp.quad(lambda x: f_p(x) ** a * f_q(x) ** (1 - a), pts)) / (a - 1)
+    return mpmath.log(mpmath.quad(lambda x: f_p(x) ** a * f_q(x) ** (1 - a), pts)) / (a - 1)
 
 
 @pytest.mark.parametrize("alpha,k", [(2, 2), (10, 3), ("3/2", 5)])
 def test_gaussian_chain(alpha, k):
     D = gaussian_chain_divergence(alpha, k, fmpq(1, 2), 1)
-    a, mu = mpq(alpha), mp.mpf(k) / 2
+    a, mu = mpq(alpha), mpmath.mpf(k) / 2
     ctr = (1 - a) * mu
-    ref = mp_renyi(a, mp.npdf, lambda x: mp.npdf(x, mu), [-mp.inf, ctr - 12, ctr, ctr + 12, mp.inf])
+    ref = mp_renyi(a, mpmath.npdf, lambda x: mpmath.npdf(x, mu), [-mpmath.inf, ctr - 12, ctr, ctr + 12, mpmath.inf])
     assert contains(D, ref)
     rho = formulas.renyi_equal_variance.ball(1, 0, fmpq(1, 2), 1)
     assert decide_contains(D, to_arb(alpha) * k * k * rho) is TRUE
@@ -97,10 +97,10 @@ def test_gaussian_chain(alpha, k):
 
 def test_log_gaussian_chain():
     s = formulas.sigma.ball(fmpq(1, 4), 1)
-    mp_s = mp.sqrt(2) * mp.erfinv(mp.mpf(1) / 8)
+    mp_s = mpmath.sqrt(2) * mpmath.erfinv(mpmath.mpf(1) / 8)
     for n, k in ((1, 2), (10, 5)):
         D = log_gaussian_chain_divergence(2, n, k, 1, s)
-        assert contains(D, 2 * mp.log(mp.mpf(n + k + 1) / (n + 1)) ** 2 / (2 * mp_s ** 2))
+        assert contains(D, 2 * mpmath.log(mpmath.mpf(n + k + 1) / (n + 1)) ** 2 / (2 * mp_s ** 2))
         assert decide_lt(D, 2 * k * k * formulas.budget.ball(n + 1, s, 1)) is TRUE
         assert decide_le(D, 2 * k * formulas.budget.ball(n + 1, s, 1)) is FALSE
 
@@ -109,19 +109,19 @@ def test_log_gaussian_chain():
 def test_truncated_normal_integrals(L):
     with ctx.workprec(120):
         I = truncated_normal_integrals(L)
-        Z = mp.quad(mp.npdf, [-L, 0, L])
+        Z = mpmath.quad(mpmath.npdf, [-L, 0, L])
 
         def f(x):
-            return mp.npdf(x) / Z
+            return mpmath.npdf(x) / Z
 
-        h = mp.quad(lambda x: -f(x) * mp.log(f(x)), [-L, 0, L])
-        tau2 = mp.quad(lambda x: x * x * f(x), [-L, 0, L])
+        h = mpmath.quad(lambda x: -f(x) * mpmath.log(f(x)), [-L, 0, L])
+        tau2 = mpmath.quad(lambda x: x * x * f(x), [-L, 0, L])
         assert contains(I.mass, Z) and contains(I.entropy, h) and contains(I.variance, tau2)
         assert contains(formulas.truncated_normal_entropy.ball(-L, L), h)
         assert contains(formulas.truncated_normal_variance.ball(-L, L), tau2)
         target = formulas.gaussian_prior_constant.ball()
         val = formulas.prior_coefficient.ball(I.entropy, I.variance)
-        assert contains(val, mp.exp(2 * h) / (8 * mp.e ** 3 * tau2))
+        assert contains(val, mpmath.exp(2 * h) / (8 * mpmath.e ** 3 * tau2))
         assert decide_lt(val, target) is TRUE
         # negative control: a value 10% (L = 2) / 0.1% (L = 8) below the limit is not proved
         assert decide_lt(val, target * (fmpq(9, 10) if L == 2 else fmpq(999, 1000))) is FALSE
@@ -129,7 +129,7 @@ def test_truncated_normal_integrals(L):
 
 def test_lemma_6_3_ingredients():
     Iu = uniform_abs_mean_integral()
-    assert contains(Iu, mp.quad(abs, [-0.5, 0, 0.5]))
+    assert contains(Iu, mpmath.quad(abs, [-0.5, 0, 0.5]))
     assert decide_contains(Iu, fmpq(1, 4)) is TRUE
     assert decide_contains(Iu, fmpq(1, 3)) is FALSE
     for d in (1, "1/4"):
@@ -137,10 +137,10 @@ def test_lemma_6_3_ingredients():
         dm = mpq(d)
 
         def f(x):
-            return mp.exp(-abs(x) / dm) / (2 * dm)
+            return mpmath.exp(-abs(x) / dm) / (2 * dm)
 
-        assert contains(laplace.entropy, mp.quad(lambda x: -f(x) * mp.log(f(x)), [-mp.inf, 0, mp.inf]))
-        assert contains(laplace.abs_mean, mp.quad(lambda x: abs(x) * f(x), [-mp.inf, 0, mp.inf]))
-        assert contains(laplace.entropy, mp.log(2 * mp.e * dm))
+        assert contains(laplace.entropy, mpmath.quad(lambda x: -f(x) * mpmath.log(f(x)), [-mpmath.inf, 0, mpmath.inf]))
+        assert contains(laplace.abs_mean, mpmath.quad(lambda x: abs(x) * f(x), [-mpmath.inf, 0, mpmath.inf]))
+        assert contains(laplace.entropy, mpmath.log(2 * mpmath.e * dm))
         # negative control: entropy log(2 e d) + 1/1000
         assert decide_contains(laplace.entropy, formulas.laplace_entropy.ball(d) + fmpq(1, 1000)) is FALSE

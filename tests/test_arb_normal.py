@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import mpmath as mp
+import mpmath
 import pytest
 from flint import arb, ctx, fmpq
 from hypothesis import given, settings
@@ -17,7 +17,7 @@ from countdp.numerics.contexts import ball
 
 @pytest.fixture(autouse=True)
 def _precision():
-    with mp.workdps(DPS):
+    with mpmath.workdps(DPS):
         yield
 
 
@@ -30,7 +30,7 @@ def test_quantile_contains_mpmath(p, prec):
         assert q.rad() < arb(2) ** (-prec + 12) * max(1, abs(float(q.mid())))
         pm = mpq(p)
         # reference: root of ncdf(x) = p (erfinv(2p - 1) loses digits when p is tiny)
-        ref = mp.findroot(lambda x: mp.ncdf(x) - pm, mp.sqrt(2) * mp.erfinv(2 * pm - 1))
+        ref = mpmath.findroot(lambda x: mpmath.ncdf(x) - pm, mpmath.sqrt(2) * mpmath.erfinv(2 * pm - 1))
         assert contains(q, ref)
         # Phi of the bracket contains p (monotone bracket certificate)
         assert ball.ncdf(q).contains(arb(p)) or ball.ncdf(q).overlaps(arb(p))
@@ -39,7 +39,7 @@ def test_quantile_contains_mpmath(p, prec):
 def test_quantile_of_a_ball_contains_all_inverses():
     q = normal_quantile(arb("0.3 +/- 0.01"))
     for p in ("0.29", "0.3", "0.31"):
-        assert contains(q, mp.sqrt(2) * mp.erfinv(2 * mp.mpf(p) - 1))
+        assert contains(q, mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(p) - 1))
     assert q.rad() < 0.03
 
 
@@ -49,7 +49,7 @@ def test_quantile_roundtrip(k):
     p = fmpq(k, 10**6)
     q = normal_quantile(p)
     assert ball.ncdf(q).overlaps(arb(p))
-    assert contains(q, mp.sqrt(2) * mp.erfinv(2 * mp.mpf(k) / 10**6 - 1))
+    assert contains(q, mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(k) / 10**6 - 1))
 
 
 def test_quantile_overlaps_the_erfinv_evaluation_of_eq3():

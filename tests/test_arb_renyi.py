@@ -3,7 +3,7 @@ unclipped and released laws, products) against mpmath quadrature, with negative 
 
 from __future__ import annotations
 
-import mpmath as mp
+import mpmath
 import pytest
 from flint import fmpq
 
@@ -16,7 +16,7 @@ from countdp.arb.verdicts import decide_contains, decide_le
 
 @pytest.fixture(autouse=True)
 def _precision():
-    with mp.workdps(DPS):
+    with mpmath.workdps(DPS):
         yield
 
 
@@ -29,8 +29,8 @@ def _sigma():
 def test_equal_variance_renyi(alpha, mu, nu, s):
     res = equal_variance_renyi(alpha, mu, nu, s)
     a, m, n_, sd = (mpq(x) for x in (alpha, mu, nu, s))
-    f = lambda x: mp.npdf(x, m, sd) ** a * mp.npdf(x, n_, sd) ** (1 - a)  # noqa: E731
-    assert contains(res.integral, mp.quad(f, [-mp.inf, m - 20 * sd, n_ + 20 * sd, mp.inf]))
+    f = lambda x: mpmath.npdf(x, m, sd) ** a * mpmath.npdf(x, n_, sd) ** (1 - a)  # noqa: E731
+    assert contains(res.integral, mpmath.quad(f, [-mpmath.inf, m - 20 * sd, n_ + 20 * sd, mpmath.inf]))
     assert contains(res.divergence, a * (m - n_) ** 2 / (2 * sd**2))
     closed = formulas.renyi_equal_variance.ball(alpha, mu, nu, s)
     assert decide_contains(res.divergence, closed) is TRUE
@@ -40,13 +40,13 @@ def test_equal_variance_renyi(alpha, mu, nu, s):
 
 def mp_clipped_D(alpha, kp, kq, c, sig):
     """Released-law Renyi divergence from the laws (atom + density in w = log(y + c))."""
-    a = mp.mpf(alpha)
-    mu_p, mu_q = mp.log(kp + c) - sig**2, mp.log(kq + c) - sig**2
-    lc = mp.log(c)
-    Ap, Aq = mp.ncdf((lc - mu_p) / sig), mp.ncdf((lc - mu_q) / sig)
-    f = lambda w: mp.npdf(w, mu_p, sig) ** a * mp.npdf(w, mu_q, sig) ** (1 - a)  # noqa: E731
-    dens = mp.quad(f, [lc, mu_p + 2 * sig, mu_p + 40 * sig * a, mp.inf])
-    return mp.log(Ap**a * Aq ** (1 - a) + dens) / (a - 1)
+    a = mpmath.mpf(alpha)
+    mu_p, mu_q = mpmath.log(kp + c) - sig**2, mpmath.log(kq + c) - sig**2
+    lc = mpmath.log(c)
+    Ap, Aq = mpmath.ncdf((lc - mu_p) / sig), mpmath.ncdf((lc - mu_q) / sig)
+    f = lambda w: mpmath.npdf(w, mu_p, sig) ** a * mpmath.npdf(w, mu_q, sig) ** (1 - a)  # noqa: E731
+    dens = mpmath.quad(f, [lc, mu_p + 2 * sig, mu_p + 40 * sig * a, mpmath.inf])
+    return mpmath.log(Ap**a * Aq ** (1 - a) + dens) / (a - 1)
 
 
 @pytest.mark.parametrize("alpha,n,direction", [(2, 1, "forward"), (2, 1, "backward"),
@@ -80,14 +80,14 @@ def test_unclipped_renyi_encloses_alpha_v():
         D = unclipped_renyi(2, n, n - 1, CC, s).divergence
         assert decide_contains(D, 2 * formulas.budget.ball(n, s, CC)) is TRUE
         assert decide_contains(D, formulas.renyi_counts.ball(2, n, n - 1, CC, s)) is TRUE
-        assert contains(D, 2 * mp.log(mp.mpf(n + 1) / n) ** 2 / (2 * MP_S**2))
+        assert contains(D, 2 * mpmath.log(mpmath.mpf(n + 1) / n) ** 2 / (2 * MP_S**2))
 
 
 def mp_log_space_I(a, kp, kq, c, ms):
-    mu_p, mu_q = mp.log(kp + c) - ms**2, mp.log(kq + c) - ms**2
+    mu_p, mu_q = mpmath.log(kp + c) - ms**2, mpmath.log(kq + c) - ms**2
     ctr = mu_p + (1 - a) * (mu_q - mu_p)
-    f = lambda w: mp.npdf(w, mu_p, ms) ** a * mp.npdf(w, mu_q, ms) ** (1 - a)  # noqa: E731
-    return mp.quad(f, [-mp.inf, ctr - 20 * ms, ctr, ctr + 20 * ms, mp.inf])
+    f = lambda w: mpmath.npdf(w, mu_p, ms) ** a * mpmath.npdf(w, mu_q, ms) ** (1 - a)  # noqa: E731
+    return mpmath.quad(f, [-mpmath.inf, ctr - 20 * ms, ctr, ctr + 20 * ms, mpmath.inf])
 
 
 def test_product_renyi():
@@ -96,10 +96,10 @@ def test_product_renyi():
         changed = unclipped_renyi(alpha, n, n - 1, 1, s).integral
         identical = unclipped_renyi(alpha, 7, 7, 1, s).integral
         res = product_renyi(alpha, (changed, identical))
-        a = mp.mpf(alpha)
+        a = mpmath.mpf(alpha)
         ref = mp_log_space_I(a, n, n - 1, 1, MP_S) * mp_log_space_I(a, 7, 7, 1, MP_S)
         assert contains(res.integral, ref)
-        assert contains(res.divergence, a * mp.log(mp.mpf(n + 1) / n) ** 2 / (2 * MP_S**2))
+        assert contains(res.divergence, a * mpmath.log(mpmath.mpf(n + 1) / n) ** 2 / (2 * MP_S**2))
         assert decide_contains(identical, 1) is TRUE
         # negative control: counting the identical coordinate's budget too
         assert decide_contains(res.divergence, 2 * alpha * formulas.budget.ball(n, s, 1)) is FALSE

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from countdp import formulas
 from countdp.divergence import renyi
-from countdp.divergence import tight_rho as engine
+from countdp.divergence.tight_rho import (DirectionSup, LargeAlphaEnd, d_infinity, mp_renyi, pmf_sup_ratio, renyi_curve, tight_rho)
 from countdp.laws import CallableDensity, FinitePmf, Gaussian, MixedLaw
 from countdp.mechanisms import epsilon_dp
 
@@ -41,7 +41,7 @@ weights = st.lists(st.floats(min_value=0.05, max_value=1.0), min_size=2, max_siz
 
 @pytest.mark.parametrize("shift,s", [(1.0, 1.0), (0.5, 2.0), (3.0, 0.7)])
 def test_gaussian_equal_variance_flat(shift, s):
-    r = engine.tight_rho((Gaussian(0, s), Gaussian(shift, s)))
+    r = tight_rho((Gaussian(0, s), Gaussian(shift, s)))
     exact = mpmath.mpf(shift) ** 2 / (2 * mpmath.mpf(s) ** 2)
     assert abs(r.value - exact) < mpmath.mpf(10) ** -20
     alphas, ratios = r.curve()
@@ -54,14 +54,14 @@ def test_gaussian_equal_variance_flat(shift, s):
 
 def test_unequal_variance_gaussians_infinite():
     # D_alpha(N(0,4) || N(0,1)) is infinite for alpha >= 4/3 (eq 34): rho* = inf with a reason
-    r = engine.tight_rho((Gaussian(0, 1), Gaussian(0, 2)))
+    r = tight_rho((Gaussian(0, 1), Gaussian(0, 2)))
     assert mpmath.isinf(r.value)
     assert r.reason and "inf" in r.reason
     assert r.direction.endswith("Q||P")
 
 
 def test_support_mismatch_infinite():
-    r = engine.tight_rho((FinitePmf({0: 1}), FinitePmf({0: 0.5, 1: 0.5})))
+    r = tight_rho((FinitePmf({0: 1}), FinitePmf({0: 0.5, 1: 0.5})))
     assert mpmath.isinf(r.value)
     assert "support mismatch" in r.reason
 
@@ -75,7 +75,7 @@ def test_support_mismatch_infinite():
 @given(weights, weights)
 def test_rho_at_least_kl_and_bracket(wp, wq):
     n = min(len(wp), len(wq))
-    r = engine.tight_rho((pmf(wp[:n]), pmf(wq[:n])))
+    r = tight_rho((pmf(wp[:n]), pmf(wq[:n])))
     assert r.value >= r.kl_max - mpmath.mpf(10) ** -25
     assert r.lo <= r.value <= r.hi
     # the bracket has an absolute floor near 1e-24 from the float scan of nearly equal laws
@@ -92,8 +92,8 @@ def test_invariant_under_relabelling(wp, wq, rnd):
     wp, wq = wp[:n], wq[:n]
     perm = list(range(n))
     rnd.shuffle(perm)
-    a = engine.tight_rho((pmf(wp), pmf(wq)))
-    b = engine.tight_rho((pmf([wp[i] for i in perm]), pmf([wq[i] for i in perm])))
+    a = tight_rho((pmf(wp), pmf(wq)))
+    b = tight_rho((pmf([wp[i] for i in perm]), pmf([wq[i] for i in perm])))
     assert abs(a.value - b.value) <= a.width + b.width + mpmath.mpf(10) ** -25
     assert a.attained_at_one == b.attained_at_one
 
@@ -102,7 +102,7 @@ def test_invariant_under_relabelling(wp, wq, rnd):
 @given(st.floats(min_value=0.01, max_value=8.0))
 def test_kl_when_curve_decreases(eps):
     # binary randomized response: D_alpha/alpha decreases, so rho* is the KL
-    r = engine.tight_rho(epsilon_dp.krr_pair(eps, 2))
+    r = tight_rho(epsilon_dp.krr_pair(eps, 2))
     d = r.best()
     assert np.all(np.diff(d.ratios) <= d.ratio_errors[1:] + d.ratio_errors[:-1] + 1e-15 * float(r.value))
     assert r.attained_at_one
@@ -111,7 +111,7 @@ def test_kl_when_curve_decreases(eps):
 
 def test_interior_maximum_found():
     # 10-RR at eps = 1: the sup sits at a finite alpha, above the KL
-    r = engine.tight_rho(epsilon_dp.krr_pair(1, 10))
+    r = tight_rho(epsilon_dp.krr_pair(1, 10))
     assert not r.attained_at_one
     assert 1.5 < r.alpha < 3.5
     assert r.value - r.kl_max > 1e-3
@@ -126,19 +126,19 @@ def test_interior_maximum_found():
 def test_mp_renyi_matches_library(wp, wq, alpha):
     n = min(len(wp), len(wq))
     P, Q = pmf(wp[:n]), pmf(wq[:n])
-    d = engine.mp_renyi(P, Q, alpha)
+    d = mp_renyi(P, Q, alpha)
     lib = renyi.renyi(P, Q, alpha)
     assert abs(d.value - lib.value) <= d.error + lib.error + mpmath.mpf(10) ** -25
-    curve = engine.renyi_curve(P, Q, [alpha])
+    curve = renyi_curve(P, Q, [alpha])
     assert abs(curve.value[0] - float(d.value)) <= curve.error[0] + 1e-14 * abs(float(d.value))
 
 
 def test_d_infinity():
-    d = engine.d_infinity(*epsilon_dp.krr_pair(2.0, 5))
+    d = d_infinity(*epsilon_dp.krr_pair(2.0, 5))
     assert abs(d.value - 2) < mpmath.mpf(10) ** -25 and "exact" in d.how
-    d = engine.d_infinity(*epsilon_dp.laplace_pair(1.5))
+    d = d_infinity(*epsilon_dp.laplace_pair(1.5))
     assert abs(d.value - mpmath.mpf(1.5)) < 1e-9
-    d = engine.d_infinity(Gaussian(0, 1), Gaussian(1, 1))
+    d = d_infinity(Gaussian(0, 1), Gaussian(1, 1))
     assert mpmath.isinf(d.value) and "growing" in d.how
 
 
@@ -154,24 +154,24 @@ def test_mixed_law_matches_library():
         return MixedLaw({0: w}, dens)
 
     P, Q = law(0.3, 0.5), law(0.4, 0.8)
-    d = engine.mp_renyi(P, Q, 2)
+    d = mp_renyi(P, Q, 2)
     lib = renyi.renyi(P, Q, 2)
     assert abs(d.value - lib.value) < 1e-9
-    r = engine.tight_rho((P, Q))
+    r = tight_rho((P, Q))
     assert r.kl_max <= r.value <= r.hi
 
 
 def test_family_of_pairs_takes_the_max():
     fam = [epsilon_dp.krr_pair(1.0, 2), epsilon_dp.krr_pair(1.0, 3), epsilon_dp.krr_pair(1.0, 4)]
-    r = engine.tight_rho(fam)
+    r = tight_rho(fam)
     assert r.direction.startswith("pair 0")
     assert abs(r.value - formulas.krr_kl(1.0, 2)) <= r.width
 
 
 def test_pmf_sup_ratio_agrees():
     P, Q = epsilon_dp.krr_pair(0.5, 12)
-    found = engine.pmf_sup_ratio([float(P.mp_pmf(i)) for i in range(12)], [float(Q.mp_pmf(i)) for i in range(12)])
-    r = engine.tight_rho((P, Q))
+    found = pmf_sup_ratio([float(P.mp_pmf(i)) for i in range(12)], [float(Q.mp_pmf(i)) for i in range(12)])
+    r = tight_rho((P, Q))
     assert abs(found.value - float(r.value)) < 1e-10 * float(r.value)
     assert abs(found.alpha - r.alpha) < 1e-3 * r.alpha and not found.attained_at_one
 
@@ -189,23 +189,23 @@ def test_pmf_sup_ratio_agrees():
 ])
 def test_bad_engine_arguments(kwargs, name):
     with pytest.raises(ValueError, match=name):
-        engine.tight_rho(epsilon_dp.krr_pair(1, 3), **kwargs)
+        tight_rho(epsilon_dp.krr_pair(1, 3), **kwargs)
 
 
 @pytest.mark.parametrize("pairs", [(1, 2), [], [(Gaussian(0, 1),)], "x"])
 def test_bad_pairs(pairs):
     with pytest.raises(ValueError, match="pairs"):
-        engine.tight_rho(pairs)
+        tight_rho(pairs)
 
 
 def test_bad_alpha_for_curves():
     P, Q = epsilon_dp.krr_pair(1, 3)
     with pytest.raises(ValueError, match="alpha"):
-        engine.renyi_curve(P, Q, [1.0, 2.0])
+        renyi_curve(P, Q, [1.0, 2.0])
     with pytest.raises(ValueError, match="alpha"):
-        engine.mp_renyi(P, Q, 0.5)
+        mp_renyi(P, Q, 0.5)
     with pytest.raises(ValueError, match="alpha"):
-        engine.mp_renyi(P, Q, float("nan"))
+        mp_renyi(P, Q, float("nan"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -214,23 +214,23 @@ def test_bad_alpha_for_curves():
 
 
 def test_results_are_typed():
-    r = engine.tight_rho(epsilon_dp.krr_pair(0.5, 2))
+    r = tight_rho(epsilon_dp.krr_pair(0.5, 2))
     assert r.attained_at_one is True and r.alpha == 1.0 and "alpha -> 1" in repr(r)
     for d in r.directions:
-        assert isinstance(d, engine.DirectionSup) and isinstance(d.alpha, float)
+        assert isinstance(d, DirectionSup) and isinstance(d.alpha, float)
         assert d.attained_at_one and d.slope_at_one is None
-        assert isinstance(d.end, engine.LargeAlphaEnd) and d.end.bounded and d.end.order >= 1e4 * (1 - 1e-12)
+        assert isinstance(d.end, LargeAlphaEnd) and d.end.bounded and d.end.order >= 1e4 * (1 - 1e-12)
         assert d.first_bound >= float(d.kl) - float(d.kl_error)
     with pytest.raises(Exception):
         r.value = 0  # frozen
-    inf = engine.tight_rho((FinitePmf({0: 1}), FinitePmf({0: 0.5, 1: 0.5})))
+    inf = tight_rho((FinitePmf({0: 1}), FinitePmf({0: 0.5, 1: 0.5})))
     assert inf.attained_at_one and isinstance(inf.alpha, float)
 
 
 def test_scan_only_and_float_value():
     P, Q = epsilon_dp.krr_pair(1.0, 4)
-    full = engine.tight_rho((P, Q))
-    scan = engine.tight_rho((P, Q), refine=False, precise=False, points_per_decade=4)
+    full = tight_rho((P, Q))
+    scan = tight_rho((P, Q), refine=False, precise=False, points_per_decade=4)
     n_grid = int(np.ceil((4 + 6) * 4)) + 1       # alpha - 1 from 1e-6 to 1e4
     assert all(d.evaluations == n_grid for d in scan.directions)
     assert full.best().evaluations > n_grid
@@ -239,5 +239,5 @@ def test_scan_only_and_float_value():
 
 def test_exact_alpha_min_is_not_rounded():
     P, Q = epsilon_dp.krr_pair(1.0, 3)
-    r = engine.tight_rho((P, Q), alpha_min=Fraction(1) + Fraction(1, 10**8), refine=False)
+    r = tight_rho((P, Q), alpha_min=Fraction(1) + Fraction(1, 10**8), refine=False)
     assert r.best().alphas[0] - 1 == pytest.approx(1e-8, rel=1e-8)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from countdp import formulas
-from countdp import mechanisms as M
+from countdp.mechanisms import ShiftedLogGaussian
 from countdp.divergence import zcdp
 from countdp.harness.results import holds
 from countdp.laws import Gaussian, PointMass
@@ -109,7 +109,7 @@ def test_profile_quadrature_matches_closed_form(mu, eps):
 
 
 def test_released_profile_below_unclipped_and_rounded_below_released():
-    mech = M.ShiftedLogGaussian(0.45, 1.0)
+    mech = ShiftedLogGaussian(0.45, 1.0)
     n = 1
     U = zcdp.hockey_stick(mech.unclipped_law(n - 1), mech.unclipped_law(n), 3.0)
     R = zcdp.hockey_stick(mech.released_law(n - 1), mech.released_law(n), 3.0)
@@ -145,7 +145,7 @@ def test_point_masses_and_support_mismatch():
 
 
 def test_eps_of_delta_quadrature_matches_closed_form_both_orderings():
-    mech = M.ShiftedLogGaussian(0.3, 1.0)
+    mech = ShiftedLogGaussian(0.3, 1.0)
     n = 100
     delta = mpmath.mpf("1e-6")
     e = zcdp.eps_of_delta(mech.unclipped_law(n), mech.unclipped_law(n - 1), delta, method="quadrature")
@@ -156,7 +156,7 @@ def test_eps_of_delta_quadrature_matches_closed_form_both_orderings():
 
 
 def test_conversions_bound_the_exact_eps():
-    mech = M.ShiftedLogGaussian(0.2, 0.5)
+    mech = ShiftedLogGaussian(0.2, 0.5)
     delta = mpmath.mpf("1e-6")
     for n in (1, 10, 1000):
         v = mech.mp_v(n)
@@ -166,7 +166,7 @@ def test_conversions_bound_the_exact_eps():
 
 def test_control_factor_two_dropped_is_rejected_directly():
     """The perturbed conversion rho + sqrt(rho log(1/delta)) falls below the exact eps."""
-    mech = M.ShiftedLogGaussian(0.45, 1.0)
+    mech = ShiftedLogGaussian(0.45, 1.0)
     delta = mpmath.mpf("1e-6")
     n = 1000
     v = mech.mp_v(n)
@@ -182,14 +182,14 @@ def test_control_factor_two_dropped_is_rejected_directly():
 
 
 def test_compose_budgets_adds_pointwise():
-    mechs = [M.ShiftedLogGaussian(r0, 1.0) for r0 in (0.1, 0.3)]
+    mechs = [ShiftedLogGaussian(r0, 1.0) for r0 in (0.1, 0.3)]
     v = zcdp.compose_budgets(*(m.mp_v for m in mechs))
     for n in (0, 1, 7, 10**5):
         assert v(n) == mechs[0].mp_v(n) + mechs[1].mp_v(n) == zcdp.composed_budget(mechs, n)
 
 
 def test_joint_2d_of_unclipped_pair_is_the_sum_of_budgets():
-    m1, m2 = M.ShiftedLogGaussian(0.2, 1.0), M.ShiftedLogGaussian(0.45, 2.0)
+    m1, m2 = ShiftedLogGaussian(0.2, 1.0), ShiftedLogGaussian(0.45, 2.0)
     n, alpha = 5, 3
     J = zcdp.joint_renyi_2d([m1.unclipped_law(n), m2.unclipped_law(n)],
                             [m1.unclipped_law(n - 1), m2.unclipped_law(n - 1)], alpha)
@@ -201,7 +201,7 @@ def test_joint_2d_of_released_pair_is_the_sum_of_1d_divergences():
     """Atoms x atoms, atom lines and the plane together: additivity over independent coordinates."""
     from countdp.divergence.renyi import renyi
 
-    m1, m2 = M.ShiftedLogGaussian(0.2, 1.0), M.ShiftedLogGaussian(0.45, 1.0)
+    m1, m2 = ShiftedLogGaussian(0.2, 1.0), ShiftedLogGaussian(0.45, 1.0)
     n, alpha = 3, 2
     J = zcdp.joint_renyi_2d([m1.released_law(n), m2.released_law(n)],
                             [m1.released_law(n - 1), m2.released_law(n - 1)], alpha)
@@ -219,7 +219,7 @@ def test_log_likelihood_ratio_gaussian_and_atoms():
     P, Q = Gaussian(0, 1), Gaussian(1, 1)
     y = np.array([-1.0, 0.0, 2.5])
     np.testing.assert_allclose(zcdp.log_likelihood_ratio(P, Q, y), 0.5 - y, rtol=1e-12, atol=1e-12)
-    mech = M.ShiftedLogGaussian(0.45, 1.0)
+    mech = ShiftedLogGaussian(0.45, 1.0)
     P, Q = mech.released_law(1), mech.released_law(0)
     out = zcdp.log_likelihood_ratio(P, Q, np.array([0.0, 0.7]))
     assert out[0] == pytest.approx(float(mpmath.log(P.atom_mass / Q.atom_mass)))

@@ -8,10 +8,10 @@ import mpmath
 import pytest
 
 from countdp import formulas
-from countdp.formulas import airy as airy_formulas
+import countdp.formulas.airy
 from countdp.numerics.contexts import Formula
 
-FORMULAS = [f for f in vars(airy_formulas).values() if isinstance(f, Formula)]
+FORMULAS = [f for f in vars(countdp.formulas.airy).values() if isinstance(f, Formula)]
 A1P_LITERAL = "-1.01879297164747108901732478339974382"  # DLMF 9.9
 
 

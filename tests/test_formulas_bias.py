@@ -11,7 +11,7 @@ from flint import ctx
 from hypothesis import given, settings, strategies as st
 
 from countdp import formulas
-from countdp import mechanisms as M
+from countdp.mechanisms import ShiftedLogGaussian
 from countdp.laws.expectation import quad_expectation
 
 CASES = [
@@ -45,7 +45,7 @@ def test_constant_release_error_is_exact():
 @given(st.floats(0.01, 0.95), st.floats(0.05, 5.0), st.integers(0, 10**6))
 def test_unclipped_bias_negative_and_clipping_raises_mean(r0, c, n):
     with mpmath.workdps(30):
-        mech = M.ShiftedLogGaussian(r0, c)
+        mech = ShiftedLogGaussian(r0, c)
         s, d = mech.mp_sigma(), mech.mp_drift()
         ub = formulas.unclipped_bias(n, c, s, d)
         assert ub < 0
@@ -60,7 +60,7 @@ def test_mean_one_drift_is_unbiased():
 
 def test_released_bias_against_quadrature():
     with mpmath.workdps(30):
-        mech = M.ShiftedLogGaussian(0.45, 0.5)
+        mech = ShiftedLogGaussian(0.45, 0.5)
         for n in (0, 3, 100):
             q, qe = quad_expectation(mech.released_law(n), lambda y: y)
             closed = formulas.released_bias(n, 0.5, mech.mp_sigma(), mech.mp_drift())

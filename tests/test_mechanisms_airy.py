@@ -18,8 +18,8 @@ from mpmath import mp
 from countdp import formulas
 from countdp.divergence import renyi
 from countdp.laws import airy
-from countdp.mechanisms import airy as airy_mechanism
-from countdp.mechanisms.airy import AiryLogMechanism
+from countdp.mechanisms.airy import (AiryLogMechanism, airy_drift_error, airy_drift_error_derivative, calibrate,
+                                    error_quantile, optimal_drift, standard_shift_pair)
 
 
 @pytest.fixture(autouse=True)
@@ -46,33 +46,33 @@ def mech():
 @pytest.mark.parametrize("rho", ["0.025", "0.4"])
 def test_calibration_error_equals_target_and_drift_is_the_root(rho):
     rho = mpmath.mpf(rho)
-    cal = airy_mechanism.calibrate(rho)
+    cal = calibrate(rho)
     assert cal.b > 0 and cal.t < 0
     assert abs(cal.residual) < mpmath.mpf("1e-28")
     # independent route: Newton on the t-derivative, then the error by quadrature
-    opt = airy_mechanism.optimal_drift(cal.b)
+    opt = optimal_drift(cal.b)
     assert abs(opt.t - cal.t) < mpmath.mpf("1e-26") * max(1, abs(cal.t) * 1e4)
-    err = airy_mechanism.drift_error(cal.b, opt.t)
+    err = airy_drift_error(cal.b, opt.t)
     assert abs(err.value - rho) < mpmath.mpf("1e-26")
     # the minimal error is 2 F(q) - 1 with q = -t/b
     assert abs(2 * airy.mp_cdf(-cal.t / cal.b) - 1 - rho) < mpmath.mpf("1e-26")
 
 
 def test_drift_is_a_minimum():
-    cal = airy_mechanism.calibrate(mpmath.mpf("0.2"))
+    cal = calibrate(mpmath.mpf("0.2"))
     b, t = cal.b, cal.t
-    e0 = airy_mechanism.drift_error(b, t).value
+    e0 = airy_drift_error(b, t).value
     for h in (mpmath.mpf("1e-3"), mpmath.mpf("1e-2")):
         for s in (-1, 1):
-            assert airy_mechanism.drift_error(b, t + s * h * abs(t)).value > e0
-    Dm = airy_mechanism.drift_error_derivative(b, t * mpmath.mpf("1.01")).value
-    Dp = airy_mechanism.drift_error_derivative(b, t * mpmath.mpf("0.99")).value
+            assert airy_drift_error(b, t + s * h * abs(t)).value > e0
+    Dm = airy_drift_error_derivative(b, t * mpmath.mpf("1.01")).value
+    Dp = airy_drift_error_derivative(b, t * mpmath.mpf("0.99")).value
     assert Dm < 0 < Dp          # derivative changes sign at t (t < 0: 1.01 t is to the left)
-    assert airy_mechanism.drift_error(b, 0).value > e0
+    assert airy_drift_error(b, 0).value > e0
 
 
 def test_small_rho_scale():
-    cal = airy_mechanism.calibrate(mpmath.mpf("1e-6"))
+    cal = calibrate(mpmath.mpf("1e-6"))
     m = airy.airy_constants(30).mean_abs
     assert abs(cal.b * m / cal.rho - 1) < mpmath.mpf("1e-10")
     f0 = airy.mp_pdf(0)
@@ -81,7 +81,7 @@ def test_small_rho_scale():
 
 def test_error_quantile():
     for rho in ("1e-8", "0.3", "0.9"):
-        q = airy_mechanism.error_quantile(mpmath.mpf(rho))
+        q = error_quantile(mpmath.mpf(rho))
         assert abs(2 * airy.mp_cdf(q) - 1 - mpmath.mpf(rho)) < mpmath.mpf("1e-27")
 
 
@@ -207,14 +207,14 @@ def test_bad_counts(mech, n):
 
 def test_bad_other_inputs(mech):
     with pytest.raises(ValueError, match=r"^rho "):
-        airy_mechanism.calibrate(0)
+        calibrate(0)
     with pytest.raises(ValueError, match=r"^rho "):
-        airy_mechanism.calibrate(float("nan"))
+        calibrate(float("nan"))
     with pytest.raises(ValueError, match=r"^delta "):
-        airy_mechanism.standard_shift_pair(-1.0)
+        standard_shift_pair(-1.0)
     with pytest.raises(ValueError, match=r"^points_per_decade "):
         mech.budget(3, points_per_decade=1)
     with pytest.raises(ValueError, match=r"^counts "):
         mech.release(np.array([1, -2]), np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"^b "):
-        airy_mechanism.drift_error(0, 0)
+        airy_drift_error(0, 0)

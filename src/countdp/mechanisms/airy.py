@@ -21,7 +21,7 @@ Hence "minimal error = rho := r0/(1+c)" is equivalent to
 
 (``E[sign(X - q)] = -rho`` was moved to the right; no cancellation at small rho), one root-find in
 b (:func:`calibrate`), then ``t = -b q``.  Independent routes for the checks:
-:func:`optimal_drift` (Newton on the t-derivative by quadrature) and :func:`drift_error`
+:func:`optimal_drift` (Newton on the t-derivative by quadrature) and :func:`airy_drift_error`
 (quadrature of |exp(bX+t) - 1|).  Small rho: ``b = rho/m (1 + O(rho^2))``, ``t ~ -b^2 m/(2 f(0))``.
 
 Budget.  ``v(n) = sup_{alpha > 1} D_alpha(f || f(. - Delta)) / alpha`` with ``Delta = delta_n / b``
@@ -50,8 +50,8 @@ from ..numerics.quadrature import GL16, panel_nodes
 from .count import CountMechanism, stochastic_round
 
 __all__ = [
-    "Calibration", "calibrate", "error_quantile", "TiltBalance", "tilt_balance", "drift_error",
-    "drift_error_derivative", "OptimalDrift", "optimal_drift",
+    "Calibration", "calibrate", "error_quantile", "TiltBalance", "tilt_balance", "airy_drift_error",
+    "airy_drift_error_derivative", "OptimalDrift", "optimal_drift",
     "LogShiftedAiryDensity", "LogShiftedAiry", "ClippedLogShiftedAiry", "AiryLogMechanism",
     "standard_shift_pair",
 ]
@@ -185,14 +185,14 @@ def calibrate(rho, dps=None) -> Calibration:
 # ============================================================================================
 
 
-def drift_error(b, t) -> Estimate:
+def airy_drift_error(b, t) -> Estimate:
     """e(b, t) = E|exp(b X + t) - 1| by mpmath quadrature (kink at x = -t/b)."""
     b = mpmath.mpf(validate.real("b", b, lo=0))
     t = mpmath.mpf(validate.real("t", t))
     return airy.mp_expect(lambda x: abs(mpmath.expm1(b * x + t)), [-t / b])
 
 
-def drift_error_derivative(b, t) -> Estimate:
+def airy_drift_error_derivative(b, t) -> Estimate:
     """d/dt E|exp(bX + t) - 1| = E[e^{bX+t} sign(bX + t)] by quadrature."""
     b = mpmath.mpf(validate.real("b", b, lo=0))
     t = mpmath.mpf(validate.real("t", t))
@@ -219,12 +219,12 @@ def optimal_drift(b, t0=None, tol=None) -> OptimalDrift:
     tol = mpmath.mpf(10) ** (-(mp.dps - 3)) * max(abs(t), b * b) if tol is None else mpmath.mpf(tol)
     step = mpmath.inf
     for _ in range(60):
-        D = drift_error_derivative(b, t).value
+        D = airy_drift_error_derivative(b, t).value
         step = D / (D + 2 * airy.mp_pdf(-t / b) / b)
         t -= step
         if abs(step) <= tol:
             break
-    return OptimalDrift(t, abs(step), drift_error_derivative(b, t))
+    return OptimalDrift(t, abs(step), airy_drift_error_derivative(b, t))
 
 
 # ============================================================================================
@@ -362,7 +362,7 @@ class AiryLogMechanism(CountMechanism):
 
     def error_factor(self) -> Estimate:
         """E|exp(bX + t) - 1| by quadrature (= rho at the calibrated b and optimal drift)."""
-        return drift_error(self.mp_b(), self.mp_t())
+        return airy_drift_error(self.mp_b(), self.mp_t())
 
     # ---- budget -----------------------------------------------------------------------------
     def delta(self, n):
