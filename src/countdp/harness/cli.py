@@ -188,7 +188,7 @@ def cmd_budget(args) -> int:
         try:
             from countdp.divergence.zcdp import zcdp_to_approx_dp
         except ImportError as exc:
-            raise CLIError(f"--delta needs countdp.zcdp, which is not available: {exc}") from None
+            raise CLIError(f"--delta needs countdp.divergence.zcdp, which is not available: {exc}") from None
     with mpmath.workdps(args.dps):
         try:
             mech = ShiftedLogGaussian(args.r0, args.c, r=args.r)

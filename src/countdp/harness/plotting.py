@@ -1,7 +1,7 @@
 """Deterministic figure output: Agg backend, fixed size and dpi, no timestamps in the files.
 
 Import matplotlib only through :func:`new_figure`, so importing countdp never opens a display
-or touches matplotlib's state (DESIGN.md: no plotting side effects on import).
+or touches matplotlib's state (no plotting side effects on import).
 """
 
 from __future__ import annotations
