@@ -162,12 +162,18 @@ def krr_pair(eps, k):
     return krr_law(0, eps, k), krr_law(1, eps, k)
 
 
-def krr_release(values, eps, k, rng):
-    """Apply k-RR independently to each entry of ``values`` (integers in 0..k-1)."""
-    eps, k = _eps(eps), _k(k)
+def _categories(values, k: int) -> np.ndarray:
+    """``values`` as an int64 array after checking every entry lies in 0..k-1."""
     v = np.asarray(values, dtype=np.int64)
     if np.any((v < 0) | (v >= k)):
         raise ValueError(f"values must lie in {{0, ..., {k - 1}}}")
+    return v
+
+
+def krr_release(values, eps, k, rng):
+    """Apply k-RR independently to each entry of ``values`` (integers in 0..k-1)."""
+    eps, k = _eps(eps), _k(k)
+    v = _categories(values, k)
     pt = float(formulas.krr_true_prob.fp(eps, k))
     keep = rng.random(v.shape) < pt
     other = (v + rng.integers(1, k, v.shape)) % k   # uniform over the k - 1 other values
@@ -206,9 +212,7 @@ def rappor_pair(eps, k):
 def rappor_release(values, eps, k, rng):
     """One-hot encode each value and flip each bit w.p. 1/(1 + e^{eps/2}); returns 0/1 array (n, k)."""
     eps, k = _eps(eps), _k(k)
-    v = np.asarray(values, dtype=np.int64)
-    if np.any((v < 0) | (v >= k)):
-        raise ValueError(f"values must lie in {{0, ..., {k - 1}}}")
+    v = _categories(values, k)
     onehot = (v[..., None] == np.arange(k)).astype(np.int8)
     flips = rng.random(onehot.shape) < float(formulas.rappor_flip_prob.fp(eps))
     return onehot ^ flips.astype(np.int8)
