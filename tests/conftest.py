@@ -4,7 +4,8 @@
   reproducible, never a flake.
 * ``check_script(name)`` loads ``paper_checks/<name>.py`` through the runner's own loader (the
   way ``countdp reproduce`` loads it), ``check_spec(claim_id)`` finds the check of a claim, and
-  ``run_claim(claim_id, quick=True, certify=False)`` runs one claim in this process.
+  ``run_claim(claim_id, quick=True, certify=False)`` runs one claim in this process, and
+  ``certify(claim_id)`` runs only the claim's certificates (quick mode), without its check.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from countdp.harness import claims, runner
+from countdp.harness.certificates import Certification, run_certificates
 from countdp.harness.results import ClaimResult, Settings
 
 settings.register_profile("countdp", derandomize=True, deadline=None, print_blob=True,
@@ -58,5 +60,16 @@ def run_claim():
 
     def run(claim_id: str, quick: bool = True, certify: bool = False, **kw) -> ClaimResult:
         return claims.run_check(_spec(claim_id), Settings(quick=quick, certify=certify, **kw))
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def certify():
+    """``certify(claim_id)``: the :class:`Certification` of the claim's certificates in quick mode
+    (the check itself is not run)."""
+
+    def run(claim_id: str) -> Certification:
+        return run_certificates(claim_id, _spec(claim_id).certificates, quick=True)
 
     return run

@@ -28,7 +28,8 @@ CERTIFIED = {
 @pytest.mark.parametrize("claim_id", list(CATALOGUE))
 def test_claim_passes_in_quick_mode(claim_id, run_claim):
     res = run_claim(claim_id, quick=True, certify=True)
-    assert res.status == "pass", f"{claim_id}: {res.reason}\n{res.error or ''}"
+    failing = [c.to_json() for c in res.cases if not c.ok]
+    assert res.status == "pass", f"{claim_id}: {res.reason}\n{res.error or ''}\nfailing cases: {failing}"
     assert len(res.routes) >= 2
     assert res.cases and all(c.ok for c in res.cases)
     assert res.controls and all(c.rejected for c in res.controls)
