@@ -13,10 +13,7 @@ from countdp.arb.integrals import (gauss_tail_lower, gauss_tail_upper, integrate
 from countdp.arb.verdicts import Undecided, Verdict, decide_ge, to_arb, to_fmpq
 
 
-@pytest.fixture(autouse=True)
-def _fifty_digits():
-    with mpmath.workdps(50):
-        yield
+pytestmark = pytest.mark.mp_dps(50)
 
 
 def test_gaussian_tail_bounds_are_bounds():

@@ -15,10 +15,7 @@ from countdp.arb.log_gaussian import (decide_released_error, half_expectation_in
 from countdp.arb.verdicts import decide_contains, decide_le, to_arb
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(DPS):
-        yield
+pytestmark = pytest.mark.mp_dps(DPS)
 
 
 def mp_E_abs(sig, a):

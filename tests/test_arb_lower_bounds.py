@@ -20,10 +20,7 @@ from countdp.arb.verdicts import (Verdict, decide_contains, decide_ge, decide_gt
 TRUE, FALSE = Verdict.PROVED_TRUE, Verdict.PROVED_FALSE
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(50):
-        yield
+pytestmark = pytest.mark.mp_dps(50)
 
 
 def test_identities():

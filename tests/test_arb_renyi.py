@@ -14,10 +14,7 @@ from countdp.arb.renyi import (clipping_gap, decide_released_budget, equal_varia
 from countdp.arb.verdicts import decide_contains, decide_le
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(DPS):
-        yield
+pytestmark = pytest.mark.mp_dps(DPS)
 
 
 @pytest.mark.parametrize("alpha,mu,nu,s", [(2, 0, 1, 1), ("3/2", 0, "1/3", "1/2"),

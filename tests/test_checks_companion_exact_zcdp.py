@@ -15,10 +15,7 @@ from countdp.mechanisms import epsilon_dp
 CLAIMS = ["hm.laplace", "hm.discrete_laplace", "hm.krr", "hm.rappor", "hm.bounded_range"]
 
 
-@pytest.fixture(autouse=True)
-def _working_precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def test_controls_are_rejected_directly():

@@ -7,7 +7,6 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 import pytest
-from mpmath import mp
 
 from countdp import formulas
 from countdp.divergence.tight_rho import tight_rho
@@ -22,10 +21,7 @@ CLAIMS = ["cstar.airy.constants", "cstar.airy.subgaussian", "cstar.airy.utility"
           "cstar.airy.limit", "cstar.airy.vs_gaussian"]
 
 
-@pytest.fixture(autouse=True)
-def _dps30():
-    with mp.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def test_all_claims_declared(check_script):

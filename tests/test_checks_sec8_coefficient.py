@@ -15,10 +15,7 @@ from countdp.harness.results import holds
 IDS = ["eq32", "table2", "sec8.two_count", "sec8.small_r", "sec8.composition", "sec8.bias", "thm1.1"]
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def test_script_declares_the_section_8_claims(check_script):

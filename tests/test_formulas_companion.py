@@ -22,10 +22,7 @@ CASES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _working_precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 @pytest.mark.parametrize("f,args", CASES, ids=lambda v: getattr(v, "__name__", str(v)))

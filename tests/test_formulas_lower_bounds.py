@@ -20,10 +20,7 @@ from countdp.laws.priors import uniform_prior
 from countdp.numerics.contexts import Undecided, ball, exact, to_arb
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 # ------------------------------------------------------------------------------------------

@@ -16,10 +16,7 @@ from countdp import formulas
 from countdp.divergence.renyi import gaussian_renyi
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 # (formula, arguments): each evaluated in fp, mp and ball
