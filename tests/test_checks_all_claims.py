@@ -1,6 +1,7 @@
-"""Every claim of the catalogue, in quick mode, with its certificates: it passes, compares at
-least two routes, holds every case, has negative controls that are all rejected, and -- where
-the claim carries ball-arithmetic certificates -- every certified record is proved.
+"""All of paper_checks/: every claim of the catalogue (countdp.harness.catalogue), in quick mode,
+with its certificates: it passes, compares at least two routes, holds every case, has negative
+controls that are all rejected, and -- where the claim carries ball-arithmetic certificates --
+every certified record is proved.
 
 This is the one quick-mode run of the checks inside the test suite; the tests of a single
 script test what is particular to it (a fault it must catch, a finding, a figure)."""

@@ -1,4 +1,5 @@
-"""The ``countdp`` command line: list, check, reproduce (exit codes, reports), budget."""
+"""countdp.harness.cli, the ``countdp`` command line: list, check, reproduce (exit codes,
+reports), budget."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The report writers: format, determinism, junit counts, SUMMARY.md content."""
+"""countdp.harness.report, the report writers: format, determinism, junit counts, SUMMARY.md
+content."""
 
 from __future__ import annotations
 

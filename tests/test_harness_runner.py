@@ -1,4 +1,4 @@
-"""The runner: discovery, parallel runs, verdicts of crashing checks, ordering, progress.
+"""countdp.harness.runner: discovery, parallel runs, verdicts of crashing checks, ordering, progress.
 
 Every test builds its own tiny ``paper_checks/`` in a temporary directory."""
 
