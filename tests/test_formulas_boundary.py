@@ -32,6 +32,7 @@ def test_exact_values():
     assert formulas.target.exact(7, 1) == 7
     assert formulas.constant_release_error.exact(0, Fraction(1, 2)) == Fraction(1, 2)
     assert formulas.constant_release_error.exact(5, Fraction(1, 2)) == Fraction(9, 2)
+    assert formulas.constant_release_error.exact(5, "1/2") == Fraction(9, 2)  # a string, taken exactly
     assert formulas.constant_release_error.exact(1, 0) == 1  # delta_0 at count 1
 
 
