@@ -7,6 +7,7 @@ from __future__ import annotations
 import mpmath
 from flint import arb, ctx, fmpq, fmpz
 
+from countdp import formulas
 from countdp.arb.verdicts import Verdict, to_fmpq
 
 DPS = 50
@@ -15,8 +16,9 @@ R0, CC = fmpq(1, 4), 1  # the certificates' design: sigma ~ 0.157
 
 
 def exact(x) -> arb:
-    """The mpmath number x as an exact arb (its binary value)."""
-    sign, man, e, _bc = mpmath.mpf(x)._mpf_
+    """The mpmath number x as an exact arb: its own binary value, whatever the working precision
+    (anything else is first made an mpf at the working precision)."""
+    sign, man, e, _bc = (x if isinstance(x, mpmath.mpf) else mpmath.mpf(x))._mpf_
     with ctx.workprec(600):
         return (-1) ** sign * arb(fmpz(int(man))) * arb(2) ** int(e)
 
@@ -30,6 +32,11 @@ def mpq(x):
 def contains(ball: arb, x) -> bool:
     with ctx.workprec(600):
         return ball.contains(exact(x))
+
+
+def sigma_ball() -> arb:
+    """The design's sigma (eq 3 at r0 = 1/4, c = 1) as a ball at the current precision."""
+    return formulas.sigma.ball(R0, CC)
 
 
 def mp_sigma(r0, c):

@@ -2,9 +2,12 @@
 
 * Property tests are derandomized, so every run (and CI) draws the same examples: a failure is
   reproducible, never a flake.
+* ``pytestmark = pytest.mark.mp_dps(30)`` in a module (or the mark on one test) runs its tests under
+  ``mpmath.workdps(30)``; the checks run at ``settings.dps``, 30 by default.
 * ``check_script(name)`` loads ``paper_checks/<name>.py`` through the runner's own loader (the
   way ``countdp reproduce`` loads it), ``check_spec(claim_id)`` finds the check of a claim, and
-  ``run_claim(claim_id, quick=True, certify=False)`` runs one claim in this process.
+  ``run_claim(claim_id, quick=True, certify=False)`` runs one claim in this process, and
+  ``certify(claim_id)`` runs only the claim's certificates (quick mode), without its check.
 """
 
 from __future__ import annotations
@@ -12,15 +15,32 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+import mpmath
 import pytest
 from hypothesis import HealthCheck, settings
 
 from countdp.harness import claims, runner
+from countdp.harness.certificates import Certification, run_certificates
 from countdp.harness.results import ClaimResult, Settings
 
 settings.register_profile("countdp", derandomize=True, deadline=None, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("countdp")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "mp_dps(digits): run the test under mpmath.workdps(digits)")
+
+
+@pytest.fixture(autouse=True)
+def _mp_dps(request):
+    mark = request.node.get_closest_marker("mp_dps")
+    if mark is None:
+        yield
+    else:
+        with mpmath.workdps(mark.args[0]):
+            yield
+
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKS = ROOT / "paper_checks"
@@ -58,5 +78,16 @@ def run_claim():
 
     def run(claim_id: str, quick: bool = True, certify: bool = False, **kw) -> ClaimResult:
         return claims.run_check(_spec(claim_id), Settings(quick=quick, certify=certify, **kw))
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def certify():
+    """``certify(claim_id)``: the :class:`Certification` of the claim's certificates in quick mode
+    (the check itself is not run)."""
+
+    def run(claim_id: str) -> Certification:
+        return run_certificates(claim_id, _spec(claim_id).certificates, quick=True)
 
     return run

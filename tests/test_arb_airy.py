@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import mpmath
-from flint import arb, ctx, fmpz
+from flint import ctx
 
+from _ball_reference import exact
 from countdp.arb.airy import certified_limit_constant, certified_prime_zero
-
-
-def exact(x: mpmath.mpf) -> arb:
-    sign, man, e, _bc = x._mpf_  # its own binary value, whatever the working precision
-    with ctx.workprec(600):
-        return (-1) ** sign * arb(fmpz(int(man))) * arb(2) ** int(e)
 
 
 def test_the_certified_zero_and_constant_contain_mpmath():

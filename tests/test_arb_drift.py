@@ -13,10 +13,7 @@ from countdp.arb.drift import (certify_drift_argmin, drift_derivative_integral, 
 from countdp.arb.verdicts import decide_contains, to_arb
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(DPS):
-        yield
+pytestmark = pytest.mark.mp_dps(DPS)
 
 
 def test_derivative_integral_and_argmin():

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import mpmath
 import pytest
-from flint import arb, ctx, fmpq, fmpz
+from flint import arb, ctx, fmpq
 
+from _ball_reference import contains, mpq
 from countdp import formulas
 from countdp.arb.gaussian_integrals import (divergence_growth, gaussian_mass_above, gaussian_renyi_enclosure,
                                             renyi_integrand, truncated_renyi_lower_bound)
@@ -19,23 +20,6 @@ TRUE, FALSE = Verdict.PROVED_TRUE, Verdict.PROVED_FALSE
 def _precision():
     with mpmath.workdps(50), ctx.workprec(53):
         yield
-
-
-def mpq(x):
-    q = to_fmpq(x)
-    return mpmath.mpf(int(q.p)) / int(q.q)
-
-
-def exact(x) -> arb:
-    """The mpmath number x as an exact arb (its binary value, sign included)."""
-    sign, man, e, _bc = mpmath.mpf(x)._mpf_
-    with ctx.workprec(600):
-        return (-1) ** sign * arb(fmpz(int(man))) * arb(2) ** int(e)
-
-
-def contains(ball: arb, x) -> bool:
-    with ctx.workprec(600):
-        return ball.contains(exact(x))
 
 
 def mp_integrand(case):

@@ -5,29 +5,15 @@ from __future__ import annotations
 
 import mpmath
 import pytest
-from flint import arb, ctx, fmpq, fmpz
+from flint import arb, ctx, fmpq
 
+from _ball_reference import exact, mpq
 from countdp.arb.integrals import (gauss_tail_lower, gauss_tail_upper, integrate, normal_moment_tail,
                                    quad_exp_tail_lower, quad_exp_tail_upper)
 from countdp.arb.verdicts import Undecided, Verdict, decide_ge, to_arb, to_fmpq
 
 
-def exact(x) -> arb:
-    """The mpmath number x as an exact arb (its binary value)."""
-    sign, man, e, _bc = mpmath.mpf(x)._mpf_
-    with ctx.workprec(600):
-        return (-1) ** sign * arb(fmpz(int(man))) * arb(2) ** int(e)
-
-
-def mpq(x):
-    q = to_fmpq(x)
-    return mpmath.mpf(int(q.p)) / int(q.q)
-
-
-@pytest.fixture(autouse=True)
-def _fifty_digits():
-    with mpmath.workdps(50):
-        yield
+pytestmark = pytest.mark.mp_dps(50)
 
 
 def test_gaussian_tail_bounds_are_bounds():

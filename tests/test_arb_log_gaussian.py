@@ -7,7 +7,7 @@ import mpmath
 import pytest
 from flint import arb, fmpq
 
-from _ball_reference import CC, DPS, FALSE, MP_S, R0, TRUE, contains
+from _ball_reference import CC, DPS, FALSE, MP_S, R0, TRUE, contains, sigma_ball
 from countdp import formulas
 from countdp.arb.log_gaussian import (decide_released_error, half_expectation_integrals, log_count_law,
                                       multiplicative_error_integral, released_error_integral,
@@ -15,14 +15,7 @@ from countdp.arb.log_gaussian import (decide_released_error, half_expectation_in
 from countdp.arb.verdicts import decide_contains, decide_le, to_arb
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(DPS):
-        yield
-
-
-def _sigma():
-    return formulas.sigma.ball(R0, CC)
+pytestmark = pytest.mark.mp_dps(DPS)
 
 
 def mp_E_abs(sig, a):
@@ -32,7 +25,7 @@ def mp_E_abs(sig, a):
 
 @pytest.mark.parametrize("sg", ["s", 1, 3])
 def test_multiplicative_error_integral(sg):
-    s = _sigma() if sg == "s" else arb(sg)
+    s = sigma_ball() if sg == "s" else arb(sg)
     ms = MP_S if sg == "s" else mpmath.mpf(sg)
     integral = multiplicative_error_integral(s)
     assert integral.rad() < 1e-12
@@ -43,14 +36,14 @@ def test_multiplicative_error_integral(sg):
 
 
 def test_multiplicative_error_integral_abs_route():
-    integral = multiplicative_error_integral(_sigma(), method="abs")
+    integral = multiplicative_error_integral(sigma_ball(), method="abs")
     assert contains(integral, mp_E_abs(MP_S, MP_S**2))
     with pytest.raises(ValueError, match="method"):
-        multiplicative_error_integral(_sigma(), method="guess")
+        multiplicative_error_integral(sigma_ball(), method="guess")
 
 
 def test_half_expectation_integrals():
-    for s, ms in ((_sigma(), MP_S), (arb(2), mpmath.mpf(2))):
+    for s, ms in ((sigma_ball(), MP_S), (arb(2), mpmath.mpf(2))):
         halves = half_expectation_integrals(s)
         g = lambda z: mpmath.exp(ms * z - ms**2) * mpmath.npdf(z)  # noqa: E731
         assert contains(halves.below, mpmath.quad(g, [-mpmath.inf, ms]))
@@ -61,7 +54,7 @@ def test_half_expectation_integrals():
 
 @pytest.mark.parametrize("n", [0, 3, 200])
 def test_unclipped_error_integral(n):
-    integral = unclipped_error_integral(n, CC, _sigma())
+    integral = unclipped_error_integral(n, CC, sigma_ball())
     f = lambda z: abs((n + 1) * mpmath.exp(MP_S * z - MP_S**2) - 1 - n) * mpmath.npdf(z)  # noqa: E731
     assert contains(integral, mpmath.quad(f, [-mpmath.inf, -10, MP_S, 10, mpmath.inf]))
     assert decide_contains(integral, arb(R0 * (n + 1) / 2)) is TRUE
@@ -69,7 +62,7 @@ def test_unclipped_error_integral(n):
 
 @pytest.mark.parametrize("n", [0, 1, 2])
 def test_released_error_integral(n):
-    E = released_error_integral(n, CC, _sigma())
+    E = released_error_integral(n, CC, sigma_ball())
     f = lambda z: abs(max((n + 1) * mpmath.exp(MP_S * z - MP_S**2) - 1, 0) - n) * mpmath.npdf(z)  # noqa: E731
     zc = (mpmath.log(mpmath.mpf(1) / (n + 1)) + MP_S**2) / MP_S
     assert contains(E, mpmath.quad(f, [-mpmath.inf, -10, zc, MP_S, 10, mpmath.inf]))
@@ -85,7 +78,7 @@ def mp_U(n, c, sig):
 
 @pytest.mark.parametrize("n,sg", [(0, "s"), (10, "s"), (3, 1)])
 def test_log_count_law(n, sg):
-    s = _sigma() if sg == "s" else arb(sg)
+    s = sigma_ball() if sg == "s" else arb(sg)
     ms = MP_S if sg == "s" else mpmath.mpf(sg)
     law = log_count_law(n, 1, s)
     # independent route: mpmath quadrature of the count-space density of U_n

@@ -4,8 +4,9 @@ PROVED_TRUE."""
 
 import mpmath
 import pytest
-from flint import arb, ctx, fmpq, fmpz
+from flint import arb, ctx, fmpq
 
+from _ball_reference import contains, mpq
 from countdp import formulas
 from countdp.arb.lower_bounds import (certify_markov_sum_at_partner, certify_markov_sum_bound,
                                       certify_two_count_bound, certify_uniform_prior_maximum,
@@ -14,32 +15,12 @@ from countdp.arb.lower_bounds import (certify_markov_sum_at_partner, certify_mar
                                       ratio_excess_identity, truncated_normal_integrals,
                                       uniform_abs_mean_integral)
 from countdp.arb.verdicts import (Verdict, decide_contains, decide_ge, decide_gt, decide_le, decide_lt,
-                                  to_arb, to_fmpq)
+                                  to_arb)
 
 TRUE, FALSE = Verdict.PROVED_TRUE, Verdict.PROVED_FALSE
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(50):
-        yield
-
-
-def exact(x) -> arb:
-    """The mpmath number x as an exact arb (its binary value)."""
-    sign, man, e, _bc = mpmath.mpf(x)._mpf_
-    with ctx.workprec(600):
-        return (-1) ** sign * arb(fmpz(int(man))) * arb(2) ** int(e)
-
-
-def mpq(x):
-    q = to_fmpq(x)
-    return mpmath.mpf(int(q.p)) / int(q.q)
-
-
-def contains(ball: arb, x) -> bool:
-    with ctx.workprec(600):
-        return ball.contains(exact(x))
+pytestmark = pytest.mark.mp_dps(50)
 
 
 def test_identities():

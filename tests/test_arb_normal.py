@@ -15,10 +15,7 @@ from countdp.arb.verdicts import Undecided
 from countdp.numerics.contexts import ball
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(DPS):
-        yield
+pytestmark = pytest.mark.mp_dps(DPS)
 
 
 @pytest.mark.parametrize("prec", [53, 120])

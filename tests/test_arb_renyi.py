@@ -7,21 +7,14 @@ import mpmath
 import pytest
 from flint import fmpq
 
-from _ball_reference import CC, DPS, FALSE, MP_S, R0, TRUE, contains, mpq
+from _ball_reference import CC, DPS, FALSE, MP_S, R0, TRUE, contains, mpq, sigma_ball
 from countdp import formulas
 from countdp.arb.renyi import (clipping_gap, decide_released_budget, equal_variance_renyi, product_renyi,
                                released_renyi, unclipped_renyi)
 from countdp.arb.verdicts import decide_contains, decide_le
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(DPS):
-        yield
-
-
-def _sigma():
-    return formulas.sigma.ball(R0, CC)
+pytestmark = pytest.mark.mp_dps(DPS)
 
 
 @pytest.mark.parametrize("alpha,mu,nu,s", [(2, 0, 1, 1), ("3/2", 0, "1/3", "1/2"),
@@ -54,7 +47,7 @@ def mp_clipped_D(alpha, kp, kq, c, sig):
                                                (2, 50, "forward")])
 def test_released_renyi(alpha, n, direction):
     kp, kq = (n, n - 1) if direction == "forward" else (n - 1, n)
-    res = released_renyi(alpha, kp, kq, CC, _sigma())
+    res = released_renyi(alpha, kp, kq, CC, sigma_ball())
     assert contains(res.divergence, mp_clipped_D(alpha, kp, kq, 1, MP_S))
     decision = decide_released_budget(alpha, n, R0, CC, direction)
     assert decision.verdict is TRUE, decision.info
@@ -70,12 +63,12 @@ def test_released_budget_large_n_and_negative_control():
 
 
 def test_clipping_gap_orders_the_atom_below_the_cut_mass():
-    gap = clipping_gap(2, 1000, 999, CC, _sigma())
+    gap = clipping_gap(2, 1000, 999, CC, sigma_ball())
     assert decide_le(gap.atom, gap.unclipped_below) is TRUE
 
 
 def test_unclipped_renyi_encloses_alpha_v():
-    s = _sigma()
+    s = sigma_ball()
     for n in (1, 10):
         D = unclipped_renyi(2, n, n - 1, CC, s).divergence
         assert decide_contains(D, 2 * formulas.budget.ball(n, s, CC)) is TRUE
@@ -91,7 +84,7 @@ def mp_log_space_I(a, kp, kq, c, ms):
 
 
 def test_product_renyi():
-    s = _sigma()
+    s = sigma_ball()
     for alpha, n in ((2, 1), (10, 3)):
         changed = unclipped_renyi(alpha, n, n - 1, 1, s).integral
         identical = unclipped_renyi(alpha, 7, 7, 1, s).integral

@@ -1,6 +1,7 @@
-"""Every claim of the catalogue, in quick mode, with its certificates: it passes, compares at
-least two routes, holds every case, has negative controls that are all rejected, and -- where
-the claim carries ball-arithmetic certificates -- every certified record is proved.
+"""All of paper_checks/: every claim of the catalogue (countdp.harness.catalogue), in quick mode,
+with its certificates: it passes, compares at least two routes, holds every case, has negative
+controls that are all rejected, and -- where the claim carries ball-arithmetic certificates --
+every certified record is proved.
 
 This is the one quick-mode run of the checks inside the test suite; the tests of a single
 script test what is particular to it (a fault it must catch, a finding, a figure)."""
@@ -28,7 +29,8 @@ CERTIFIED = {
 @pytest.mark.parametrize("claim_id", list(CATALOGUE))
 def test_claim_passes_in_quick_mode(claim_id, run_claim):
     res = run_claim(claim_id, quick=True, certify=True)
-    assert res.status == "pass", f"{claim_id}: {res.reason}\n{res.error or ''}"
+    failing = [c.to_json() for c in res.cases if not c.ok]
+    assert res.status == "pass", f"{claim_id}: {res.reason}\n{res.error or ''}\nfailing cases: {failing}"
     assert len(res.routes) >= 2
     assert res.cases and all(c.ok for c in res.cases)
     assert res.controls and all(c.rejected for c in res.controls)

@@ -1,18 +1,17 @@
-"""Tests of paper_checks/cstar_airy.py (quick mode), its certificate, and the comparisons its
-negative controls rely on."""
+"""Tests of paper_checks/cstar_airy.py: the claims it declares, the records of its certificate,
+and the comparisons its negative controls rely on.  That every claim passes in quick mode is
+tested once, in test_checks_all_claims.py."""
 
 from __future__ import annotations
 
 import mpmath
 import numpy as np
 import pytest
-from mpmath import mp
 
 from countdp import formulas
 from countdp.divergence.tight_rho import tight_rho
 from countdp.harness import results
 from countdp.harness.claims import checks_in
-from countdp.harness.certificates import run_certificates
 from countdp.laws import airy
 from countdp.laws.generalised_gaussian import GeneralisedGaussian
 from countdp.mechanisms.airy import AiryLogMechanism
@@ -22,28 +21,16 @@ CLAIMS = ["cstar.airy.constants", "cstar.airy.subgaussian", "cstar.airy.utility"
           "cstar.airy.limit", "cstar.airy.vs_gaussian"]
 
 
-@pytest.fixture(autouse=True)
-def _dps30():
-    with mp.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def test_all_claims_declared(check_script):
     assert [s.id for s in checks_in(check_script("cstar_airy"))] == CLAIMS
 
 
-@pytest.mark.parametrize("cid", CLAIMS)
-def test_quick_check_passes_and_controls_rejected(run_claim, cid):
-    res = run_claim(cid)
-    assert res.status == "pass", (res.reason, res.error)
-    assert res.controls and all(ctl.rejected for ctl in res.controls)
-    assert all(case.ok for case in res.cases)
-
-
-def test_constants_certificate(check_spec):
-    spec = check_spec("cstar.airy.constants")
-    assert len(spec.certificates) == 1
-    cert = run_certificates(spec.id, spec.certificates, quick=True)
+def test_constants_certificate(check_spec, certify):
+    assert len(check_spec("cstar.airy.constants").certificates) == 1
+    cert = certify("cstar.airy.constants")
     assert not cert.errors and cert.certified and len(cert.records) == 2
     assert [r.name for r in cert.records] == ["a1' (first zero of Ai')", "8|a1'|^3/27 < 1/pi"]
 

@@ -16,10 +16,7 @@ from countdp.laws import FinitePmf, Gaussian, PointMass
 from countdp.mechanisms.unequal_variance import UnequalVarianceGaussian
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def _mp(q: Fraction):

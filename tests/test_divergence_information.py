@@ -23,10 +23,7 @@ from countdp.laws.reference import Laplace, Logistic, Triangular, Uniform
 from countdp.mechanisms import ShiftedLogGaussian
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 # ------------------------------------------------------------------------------------------

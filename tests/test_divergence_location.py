@@ -13,7 +13,6 @@ import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from mpmath import mp
 
 from countdp.divergence import location
 from countdp.divergence.tight_rho import mp_renyi, renyi_curve, tight_rho
@@ -23,10 +22,7 @@ I_HALF = float(airy.airy_constants().fisher) / 2
 SCAN = dict(alpha_min=Fraction(1) + Fraction(1, 10**8), points_per_decade=4, refine=False, precise=False)
 
 
-@pytest.fixture(autouse=True)
-def _dps30():
-    with mp.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def pair(delta):

@@ -5,19 +5,12 @@ import mpmath
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from _designs import cs, design, fracs, rs
 from countdp.divergence.renyi import gaussian_renyi, kl, renyi
 from countdp.laws import FinitePmf, Gaussian, LogShiftedGaussian, PointMass
 from countdp.mechanisms import ShiftedLogGaussian
 
-# strategies: admissible designs (r, r0, c) and orders
-rs = st.floats(0.01, 1.0)
-fracs = st.floats(0.05, 0.95)
-cs = st.floats(0.05, 5.0)
-alphas = st.floats(1.01, 50.0)
-
-
-def design(r, frac, c):
-    return ShiftedLogGaussian(r * frac, c, r=r)
+alphas = st.floats(1.01, 50.0)  # orders
 
 
 @settings(max_examples=25, deadline=None)

@@ -17,10 +17,7 @@ from countdp.numerics.rational import mpf_at_least
 from countdp.harness.results import holds
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def _mp(q):

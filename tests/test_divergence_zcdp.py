@@ -17,10 +17,7 @@ from countdp.harness.results import holds
 from countdp.laws import Gaussian, PointMass
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 # ============================================================================================

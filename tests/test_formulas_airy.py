@@ -7,6 +7,7 @@ import flint
 import mpmath
 import pytest
 
+from _number_systems import assert_fp_mp_ball_agree
 from countdp import formulas
 import countdp.formulas.airy
 from countdp.numerics.contexts import Formula
@@ -17,12 +18,7 @@ A1P_LITERAL = "-1.01879297164747108901732478339974382"  # DLMF 9.9
 
 @pytest.mark.parametrize("f", FORMULAS, ids=lambda f: f.__name__)
 def test_fp_mp_ball_agree(f):
-    with mpmath.workdps(40), flint.ctx.workprec(140):
-        mp_value = f()
-        ball = f.ball()
-        assert ball.rad() < 1e-35
-        assert abs(mpmath.mpf(ball.mid().str(40, radius=False)) - mp_value) < mpmath.mpf("1e-36") * (1 + abs(mp_value))
-        assert float(f.fp()) == pytest.approx(float(mp_value), rel=1e-14)
+    assert_fp_mp_ball_agree(f)
 
 
 def test_values():

@@ -1,15 +1,13 @@
-"""countdp.formulas.bias: the bias of the shifted log-Gaussian release (Section 8) and the error of
-the constant release (Proposition 2.3) -- three number systems, and against quadrature."""
+"""countdp.formulas.bias: the bias of the shifted log-Gaussian release (Section 8), unclipped and
+released -- three number systems, and against quadrature."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import mpmath
 import pytest
-from flint import ctx
 from hypothesis import given, settings, strategies as st
 
+from _number_systems import assert_fp_mp_ball_agree
 from countdp import formulas
 from countdp.mechanisms import ShiftedLogGaussian
 from countdp.laws.expectation import quad_expectation
@@ -24,21 +22,7 @@ CASES = [
 
 @pytest.mark.parametrize("f, args", CASES, ids=[f"{f.__name__}{args}" for f, args in CASES])
 def test_fp_mp_ball_agree(f, args):
-    """One formula in three number systems: the mp value lies in the ball up to its rounding, and
-    float64 agrees to rounding level (exact decimal inputs for mp and ball)."""
-    with mpmath.workdps(40), ctx.workprec(200):
-        b = f.ball(*args)
-        m = f(*(mpmath.mpf(a) for a in args))
-        mid, rad = (mpmath.mpf(x.str(50, radius=False)) for x in (b.mid(), b.rad()))
-        assert rad < mpmath.mpf(10) ** -40 * (1 + abs(mid))
-        assert abs(m - mid) <= rad + mpmath.mpf(10) ** -36 * (1 + abs(m))
-    x = f.fp(*(float(a) for a in args))
-    assert x == pytest.approx(float(m), rel=1e-12, abs=1e-15)
-
-
-def test_constant_release_error_is_exact():
-    assert formulas.constant_release_error.exact(0, "1/2") == Fraction(1, 2)
-    assert formulas.constant_release_error.exact(5, "1/2") == Fraction(9, 2)
+    assert_fp_mp_ball_agree(f, args, scale="0.1")  # the mean-one drift's bias is exactly 0
 
 
 @settings(max_examples=20, deadline=None)

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import mpmath
 import numpy as np
 import pytest
-from flint import arb, ctx, fmpq
 
+from _number_systems import assert_fp_mp_ball_agree
 from countdp import formulas
-from countdp.numerics.rational import to_fraction
 
 POINTS = [
     (formulas.literal_target, (7, Fraction(1, 2))),
@@ -24,16 +22,7 @@ POINTS = [
 
 @pytest.mark.parametrize("f,args", POINTS, ids=lambda x: getattr(x, "__name__", None))
 def test_fp_mp_ball_agree(f, args):
-    with ctx.workprec(128):
-        b = f.ball(*args)
-    with mpmath.workdps(30):
-        m = f.mp(*args)
-    x = f.fp(*[float(a) for a in args])
-    q = to_fraction("m", m)
-    with ctx.workprec(200):
-        assert (b - arb(fmpq(q.numerator, q.denominator))).abs_upper() <= 1e-27 * max(1, abs(float(m)))
-    assert b.rad() < 1e-30 * max(1, abs(float(b.mid())))
-    assert abs(x - float(m)) <= 1e-14 * max(1, abs(float(m)))
+    assert_fp_mp_ball_agree(f, args)
 
 
 def test_exact_values():
@@ -43,6 +32,7 @@ def test_exact_values():
     assert formulas.target.exact(7, 1) == 7
     assert formulas.constant_release_error.exact(0, Fraction(1, 2)) == Fraction(1, 2)
     assert formulas.constant_release_error.exact(5, Fraction(1, 2)) == Fraction(9, 2)
+    assert formulas.constant_release_error.exact(5, "1/2") == Fraction(9, 2)  # a string, taken exactly
     assert formulas.constant_release_error.exact(1, 0) == 1  # delta_0 at count 1
 
 

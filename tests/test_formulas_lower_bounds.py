@@ -11,6 +11,7 @@ from flint import arb, ctx
 from hypothesis import given, settings, strategies as st
 from scipy import stats
 
+from _number_systems import assert_fp_mp_ball_agree
 from countdp import formulas
 from countdp.divergence.information import many_count_bound_for_prior
 from countdp.formulas.lower_bounds import TWO_COUNT_BOUND_FP_RTOL, exact_partner
@@ -19,10 +20,7 @@ from countdp.laws.priors import uniform_prior
 from countdp.numerics.contexts import Undecided, ball, exact, to_arb
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 # ------------------------------------------------------------------------------------------
@@ -56,18 +54,9 @@ CASES = [
 
 
 @pytest.mark.parametrize("name,args", CASES, ids=[f"{n}{a}" for n, a in CASES])
-def test_formula_agrees_in_fp_mp_and_ball(name, args):
-    f = getattr(formulas, name)
-    with mpmath.workdps(40):
-        ref = f(*args)
-    value = f.fp(*args)
-    assert abs(value - float(ref)) <= 1e-13 * max(1.0, abs(float(ref)))
-    with ctx.workprec(200):
-        enclosure = f.ball(*args)
-        with mpmath.workdps(60):
-            assert enclosure.rad() < arb("1e-40") * max(1, abs(float(ref)))
-            mid = mpmath.mpf(enclosure.mid().str(50, radius=False))
-            assert abs(mid - ref) <= mpmath.mpf(10) ** -35 * max(1, abs(ref))
+def test_fp_mp_ball_agree(name, args):
+    # the remainder of the two-count limit cancels in float64
+    assert_fp_mp_ball_agree(getattr(formulas, name), args, scale="0.1")
 
 
 @pytest.mark.parametrize("name,args", [

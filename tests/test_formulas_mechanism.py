@@ -3,8 +3,8 @@ mpmath and Arb balls (rounding level), and the Section 4.1 closed form agrees wi
 
 import mpmath
 import pytest
-from flint import arb, ctx
 
+from _number_systems import assert_fp_mp_ball_agree
 from countdp import formulas
 from countdp.formulas import mechanism
 from countdp.laws import Gaussian
@@ -38,15 +38,8 @@ def test_every_formula_of_the_module_is_exercised():
 
 
 @pytest.mark.parametrize("name, args", CASES, ids=[f"{n}{a}" for n, a in CASES])
-def test_float64_mpmath_and_balls_agree(name, args):
-    f = getattr(formulas, name)
-    with mpmath.workdps(40):
-        ref = f(*args)
-        with ctx.workprec(160):
-            b = f.ball(*args)
-        assert isinstance(b, arb) and b.rad() < 1e-35 * max(abs(float(b.mid())), 1e-300)
-        assert abs(mpmath.mpf(b.mid().str(45, radius=False)) - ref) <= mpmath.mpf(10) ** -36 * max(abs(ref), 1e-300)
-    assert f.fp(*args) == pytest.approx(float(ref), rel=1e-13, abs=1e-300)
+def test_fp_mp_ball_agree(name, args):
+    assert_fp_mp_ball_agree(getattr(formulas, name), args)
 
 
 def test_drift_error_closed_form_against_quadrature():

@@ -11,15 +11,12 @@ import numpy as np
 import pytest
 from flint import arb, ctx, fmpq
 
+from _number_systems import assert_fp_mp_ball_agree
 from countdp import formulas
 from countdp.divergence.renyi import gaussian_renyi
-from countdp.numerics.rational import to_fraction
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 # (formula, arguments): each evaluated in fp, mp and ball
@@ -37,19 +34,6 @@ POINTS = [
     (formulas.unequal_variance_threshold, (1000,)),
     (formulas.unequal_variance_error, (4, Fraction(1, 2))),
 ]
-
-
-def assert_fp_mp_ball_agree(f, args):
-    """f.ball encloses f.mp to 1e-27 (dps 30) with a tight radius, and f.fp agrees to 1e-14."""
-    with ctx.workprec(128):
-        b = f.ball(*args)
-    m = f.mp(*args)
-    x = f.fp(*[float(a) for a in args])
-    assert isinstance(b, arb) and b.rad() < 1e-30 * max(1, abs(float(b.mid())))
-    q = to_fraction("m", m)  # the mpmath value at its exact binary value
-    with ctx.workprec(200):
-        assert (b - arb(fmpq(q.numerator, q.denominator))).abs_upper() <= 1e-27 * max(1, abs(float(m)))
-    assert abs(x - float(m)) <= 1e-14 * max(1, abs(float(m)))
 
 
 @pytest.mark.parametrize("f,args", POINTS, ids=lambda x: getattr(x, "__name__", None))

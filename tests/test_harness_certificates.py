@@ -1,4 +1,5 @@
-"""Certificates declared beside a claim's check: the verdict each outcome gives the claim."""
+"""countdp.harness.certificates: certificates declared beside a claim's check, and the verdict
+each outcome gives the claim."""
 
 from __future__ import annotations
 

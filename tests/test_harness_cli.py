@@ -1,4 +1,5 @@
-"""The ``countdp`` command line: list, check, reproduce (exit codes, reports), budget."""
+"""countdp.harness.cli, the ``countdp`` command line: list, check, reproduce (exit codes,
+reports), budget."""
 
 from __future__ import annotations
 
@@ -7,16 +8,14 @@ import os
 import re
 import subprocess
 import sys
-import textwrap
 import types
 from pathlib import Path
 
 import pytest
 
+from _check_roots import HEAD, make_root
 from countdp.harness import cli
 from countdp.harness.catalogue import CATALOGUE
-
-HEAD = "from countdp.harness.claims import claim\n"
 
 GOOD = HEAD + '''
 TITLE = "good"
@@ -42,17 +41,9 @@ def errs(c):
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 
-def make_root(tmp: Path, **scripts: str) -> Path:
-    d = tmp / "paper_checks"
-    d.mkdir(parents=True, exist_ok=True)
-    for name, text in scripts.items():
-        (d / f"{name}.py").write_text(textwrap.dedent(text))
-    return tmp
-
-
 @pytest.fixture
 def root(tmp_path, monkeypatch):
-    r = make_root(tmp_path, a_good=GOOD, b_bad=BAD)
+    r = make_root(tmp_path, {"a_good": GOOD, "b_bad": BAD})
     monkeypatch.setenv("COUNTDP_ROOT", str(r))
     return r
 
@@ -106,7 +97,7 @@ def test_reproduce_fails_on_failure(root, tmp_path, capsys):
 
 
 def test_reproduce_passes_and_strict(tmp_path, monkeypatch, capsys):
-    root = make_root(tmp_path, a_good=GOOD)
+    root = make_root(tmp_path, {"a_good": GOOD})
     monkeypatch.setenv("COUNTDP_ROOT", str(root))
     args = ["reproduce", "-j", "2", "--reports", str(tmp_path / "r"), "--no-figures", "-q"]
     assert cli.main(args) == 0
@@ -204,7 +195,7 @@ def test_no_orphaned_workers(tmp_path, how):
     import time
 
     pidfile = tmp_path / "worker.pid"
-    root = make_root(tmp_path, slow=HEAD + f'''
+    root = make_root(tmp_path, {"slow": HEAD + f'''
 import os, time
 
 @claim("lem4.1", routes=["a", "b"])
@@ -212,7 +203,7 @@ def slow(c):
     with open({str(pidfile)!r}, "w") as f:
         f.write(str(os.getpid()))
     time.sleep(60)
-''')
+'''})
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
                COUNTDP_ROOT=str(root))
     proc = subprocess.Popen([sys.executable, "-m", "countdp", "reproduce", "--jobs", "1",

@@ -1,14 +1,14 @@
-"""The report writers: format, determinism, junit counts, SUMMARY.md content."""
+"""countdp.harness.report, the report writers: format, determinism, junit counts, SUMMARY.md
+content."""
 
 from __future__ import annotations
 
 import json
-import textwrap
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
+from _check_roots import make_root
 from countdp.harness import catalogue, report, runner
 from countdp.harness.results import Settings
 
@@ -62,14 +62,6 @@ def control_not_rejected(c):
 }
 
 
-def make_root(tmp: Path) -> Path:
-    d = tmp / "paper_checks"
-    d.mkdir(parents=True)
-    for name, text in SCRIPTS.items():
-        (d / f"{name}.py").write_text(textwrap.dedent(text))
-    return tmp
-
-
 def strip_seconds(obj):
     if isinstance(obj, dict):
         return {k: strip_seconds(v) for k, v in obj.items()
@@ -82,7 +74,7 @@ def strip_seconds(obj):
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("rep")
-    root = make_root(tmp)
+    root = make_root(tmp, SCRIPTS)
     settings = Settings(quick=True, dps=30, seed=7, figures_dir=str(tmp / "figures"))
     out = []
     for k in range(2):

@@ -1,19 +1,17 @@
-"""The runner: discovery, parallel runs, verdicts of crashing checks, ordering, progress.
+"""countdp.harness.runner: discovery, parallel runs, verdicts of crashing checks, ordering, progress.
 
 Every test builds its own tiny ``paper_checks/`` in a temporary directory."""
 
 from __future__ import annotations
 
 import io
-import textwrap
 from pathlib import Path
 
 import pytest
 
+from _check_roots import HEAD, make_root
 from countdp.harness import catalogue, results, runner
 from countdp.harness.results import Settings
-
-HEAD = "from countdp.harness.claims import claim\n"
 
 PASSING = HEAD + '''
 TITLE = "Section 4: a passing script"
@@ -66,14 +64,6 @@ def check_system_exit(c):
 '''
 
 BROKEN = "import countdp_no_such_module_for_the_test\n"
-
-
-def make_root(tmp: Path, scripts: dict[str, str]) -> Path:
-    d = tmp / "paper_checks"
-    d.mkdir(parents=True, exist_ok=True)
-    for name, text in scripts.items():
-        (d / f"{name}.py").write_text(textwrap.dedent(text))
-    return tmp
 
 
 def by_id(run: results.Run) -> dict[str, results.ClaimResult]:

@@ -12,10 +12,7 @@ from countdp.laws import FinitePmf, Gaussian, PointMass
 from countdp.laws.moments import expected_distance, mass_off, tail_mass
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def test_moments_from_laws():

@@ -15,10 +15,7 @@ from countdp.laws.priors import (Pmf, as_pmf, best_gaussian_prior_scale, best_un
                                  quantized_truncated_gaussian_prior, uniform_prior, uniform_size_near)
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def test_as_pmf_reads_every_form():

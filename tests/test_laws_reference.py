@@ -14,10 +14,7 @@ from countdp.laws.reference import (Laplace, LaplaceDensity, Logistic, RaisedCos
                                     TruncatedLaplace, Uniform, standard_laplace_cdf, standard_laplace_sf)
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 @pytest.mark.parametrize("law,br", [

@@ -13,10 +13,7 @@ from countdp.laws.small_noise import small_noise_remainder, small_noise_remainde
 from countdp.numerics.montecarlo import mc_mean
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def test_small_noise_remainder_by_quadpack():

@@ -22,12 +22,7 @@ from countdp.mechanisms.airy import (AiryLogMechanism, airy_drift_error, airy_dr
                                     error_quantile, optimal_drift, standard_shift_pair)
 
 
-@pytest.fixture(autouse=True)
-def _dps30():
-    old = mp.prec
-    mp.dps = 30
-    yield
-    mp.prec = old
+pytestmark = pytest.mark.mp_dps(30)
 
 
 @pytest.fixture(scope="module")

@@ -12,10 +12,7 @@ from countdp import formulas
 from countdp.mechanisms import drift
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 @given(st.floats(0.01, 3.0), st.floats(-1.0, 10.0))

@@ -14,11 +14,7 @@ from countdp.divergence.tight_rho import mp_renyi
 from countdp.mechanisms import epsilon_dp
 
 
-@pytest.fixture(autouse=True)
-def _working_precision():
-    """The checks run under mpmath.workdps(settings.dps) (30 by default); so do these tests."""
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def test_discrete_laplace_window_and_pmf():

@@ -10,10 +10,7 @@ from countdp.mechanisms import ShiftedLogGaussian
 from countdp.mechanisms.large_count import iterated_limit, large_count_limit, scaled_budget
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def test_limits_of_section_5_1():

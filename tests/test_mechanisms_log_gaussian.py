@@ -8,17 +8,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from _designs import cs, design, fracs, rs
 from countdp.laws.expectation import quad_expectation
 from countdp.mechanisms import ShiftedLogGaussian
-
-# strategies: admissible designs (r, r0, c)
-rs = st.floats(0.01, 1.0)
-fracs = st.floats(0.05, 0.95)
-cs = st.floats(0.05, 5.0)
-
-
-def design(r, frac, c):
-    return ShiftedLogGaussian(r * frac, c, r=r)
 
 
 @settings(max_examples=40, deadline=None)

@@ -13,10 +13,7 @@ from countdp.laws.reference import Laplace
 from countdp.mechanisms.log_laplace import LogLaplaceMechanism
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def test_log_laplace_mechanism_calibration_and_budget():

@@ -1,4 +1,4 @@
-"""Number systems and formulas written once against them."""
+"""countdp.numerics.contexts: number systems and formulas written once against them."""
 
 from __future__ import annotations
 

@@ -26,10 +26,7 @@ def test_bad_interval_raises():
 
 
 
-@pytest.fixture(autouse=True)
-def _precision_30():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def test_maximise_one_and_two_variables():

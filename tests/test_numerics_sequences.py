@@ -8,10 +8,7 @@ import pytest
 from countdp.numerics.sequences import decades, richardson, spread
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def test_richardson_exact_on_polynomials_and_error():

@@ -8,10 +8,7 @@ import pytest
 from countdp.numerics.series import erf_series, inverse_half_series, reverse_series, series_reciprocal
 
 
-@pytest.fixture(autouse=True)
-def _precision():
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mp_dps(30)
 
 
 def test_series_reversion():
