@@ -27,12 +27,13 @@ endif
 RUN     := PYTHONPATH=src$(if $(PYTHONPATH),:$(PYTHONPATH)) $(PY)
 COUNTDP := $(RUN) -m countdp
 
-.PHONY: help setup reproduce quick figures check test bench clean distclean
+.PHONY: help setup reproduce quick faults figures check test bench clean distclean
 
 help:
 	@echo "make reproduce           every paper check (JOBS=$(JOBS)): $(REPORTS)/ and $(FIGURES)/; fails if a claim fails"
 	@echo "make test                the test suite, then a quick reproduce into $(QUICK_REPORTS)/"
 	@echo "make quick               the quick reproduce only (every claim, smaller grids, no figures)"
+	@echo "make faults              inject the fault catalogue (full grids; QUICK=1 for the quick ones)"
 	@echo "make figures             the figures only, into $(FIGURES)/"
 	@echo "make check CLAIM=ID [DPS=50]   one claim, printed in full, at the given precision"
 	@echo "make bench               benchmarks (if benchmarks/ exists)"
@@ -50,6 +51,11 @@ reproduce: setup
 
 quick: setup
 	$(COUNTDP) reproduce --quick --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures
+
+# every plausible mistake of the catalogue must make its own claim fail; the unpatched statuses
+# are taken from a reproduce already in the reports directory (same mode) when there is one
+faults: setup
+	$(COUNTDP) faults $(if $(QUICK),--quick,) --jobs $(JOBS) --reports $(if $(QUICK),$(QUICK_REPORTS),$(REPORTS))
 
 figures: setup
 	$(COUNTDP) figures --jobs $(JOBS) --figures $(FIGURES)

@@ -104,21 +104,33 @@ def _plain(v: Any) -> Any:
         return str(v)
 
 
+#: what a certificate's records establish: ``claim`` -- the certified statement is the claim
+#: itself (at the stated parameters or over the stated range); ``instance`` -- a particular
+#: mechanism or case satisfies the claim (e.g. one mechanism lies above a lower bound), which is
+#: evidence for the claim, not a proof of it
+SCOPES = ("claim", "instance")
+
+
 @dataclass
 class CertificateSpec:
     id: str
     func: Callable[[CertificateBuilder], None]
+    scope: str | None = None
 
 
-def certificate(id: str) -> Callable:
-    """Declare ``func(cert: CertificateBuilder)`` as a certificate of claim ``id``."""
+def certificate(id: str, scope: str | None = None) -> Callable:
+    """Declare ``func(cert: CertificateBuilder)`` as a certificate of claim ``id``; ``scope``
+    says whether its records prove the claim itself or certify an instance of it (see
+    :data:`SCOPES`; not stated counts as an instance)."""
     from .catalogue import CATALOGUE
 
     if id not in CATALOGUE:
         raise ValueError(f"unknown claim id {id!r}")
+    if scope is not None and scope not in SCOPES:
+        raise ValueError(f"scope must be one of {SCOPES}, got {scope!r}")
 
     def deco(func: Callable) -> Callable:
-        func.__countdp_certificate__ = CertificateSpec(id, func)
+        func.__countdp_certificate__ = CertificateSpec(id, func, scope)
         return func
 
     return deco
@@ -131,6 +143,7 @@ class Certification:
     records: list[CertRecord]
     errors: list[str]
     seconds: float
+    scopes: tuple = ()
 
     @property
     def disproved(self) -> list[CertRecord]:
@@ -144,6 +157,11 @@ class Certification:
     def certified(self) -> bool:
         return bool(self.records) and all(r.verdict is Verdict.PROVED_TRUE for r in self.records)
 
+    @property
+    def proof(self) -> bool:
+        """Certified, and every certificate's statement is the claim itself."""
+        return self.certified and bool(self.scopes) and all(sc == "claim" for sc in self.scopes)
+
     def summary(self) -> dict:
         radii = []
         for r in self.records:
@@ -154,6 +172,7 @@ class Certification:
         proved = sum(r.verdict is Verdict.PROVED_TRUE for r in self.records)
         out = {
             "certified": self.certified,
+            "proof": self.proof,
             "records": len(self.records),
             "proved": proved,
             "enclosure_radius": f"{max(radii):.3g}" if radii else "",
@@ -180,4 +199,5 @@ def run_certificates(claim_id: str, funcs: list[Callable], quick: bool) -> Certi
             builder.undecided(func.__name__, f"not decided: {exc}")
         except Exception:  # noqa: BLE001 -- reported with the claim as an error
             errors.append(f"certificate {func.__name__} raised:\n" + traceback.format_exc(limit=6))
-    return Certification(builder.records, errors, time.perf_counter() - t0)
+    scopes = tuple(getattr(f, "__countdp_certificate__", CertificateSpec("", f)).scope for f in funcs)
+    return Certification(builder.records, errors, time.perf_counter() - t0, scopes)

@@ -25,7 +25,11 @@ import numpy as np
 
 from .catalogue import CATALOGUE, ClaimInfo
 from .certificates import certificate, run_certificates
-from .results import Case, ClaimResult, Control, Settings, fmt, holds
+from .results import Case, ClaimResult, Control, Settings, fmt, holds, is_monte_carlo
+
+
+class FirstFailure(Exception):
+    """Raised in a run with ``stop_at_first_failure`` when a case or a control fails."""
 
 
 class ClaimBuilder:
@@ -54,10 +58,17 @@ class ClaimBuilder:
         return self.settings.rng(self.info.id, *names)
 
     def compare(self, params: dict, lhs: Any, relation: str, rhs: Any, tol: Any = 0,
-                route: str | None = None, note: str | None = None) -> bool:
-        """Record one comparison of two routes; returns whether it holds."""
+                route: str | None = None, note: str | None = None,
+                monte_carlo: bool | None = None) -> bool:
+        """Record one comparison of two routes; returns whether it holds.  ``monte_carlo``
+        marks a case whose tolerance is a Monte Carlo interval (default: inferred from the route
+        text or a ``draws`` parameter), so its gaps are reported apart from the deterministic
+        routes'."""
         ok = holds(lhs, relation, rhs, tol)
-        self.cases.append(Case(dict(params), lhs, relation, rhs, tol, ok, route, note))
+        mc = is_monte_carlo(route, params) if monte_carlo is None else bool(monte_carlo)
+        self.cases.append(Case(dict(params), lhs, relation, rhs, tol, ok, route, note, mc))
+        if not ok and self.settings.stop_at_first_failure:
+            raise FirstFailure(f"case {len(self.cases)} ({route or 'no route'}) does not hold")
         return ok
 
     def control(self, what: str, lhs: Any, relation: str, rhs: Any, tol: Any = 0,
@@ -69,11 +80,15 @@ class ClaimBuilder:
             if not rejected:
                 detail = f"{fmt(lhs)} {relation} {fmt(rhs)} (tol {fmt(tol)}) holds: control passed"
         self.controls.append(Control(what, rejected, detail))
+        if not rejected and self.settings.stop_at_first_failure:
+            raise FirstFailure(f"the negative control {what!r} was not rejected")
         return rejected
 
     def control_outcome(self, what: str, rejected: bool, detail: str | None = None) -> bool:
         """A negative control whose rejection was decided by a comparison run elsewhere."""
         self.controls.append(Control(what, bool(rejected), detail))
+        if not rejected and self.settings.stop_at_first_failure:
+            raise FirstFailure(f"the negative control {what!r} was not rejected")
         return bool(rejected)
 
     def slack(self, text: str) -> None:
@@ -163,6 +178,10 @@ def run_check(spec: CheckSpec, settings: Settings) -> ClaimResult:
     try:
         with mpmath.workdps(settings.dps):
             spec.func(builder)
+    except FirstFailure as stop:
+        res = builder.result(time.perf_counter() - t0)
+        res.status, res.reason = "fail", f"stopped at the first failure: {stop}"
+        return res
     except Exception:  # noqa: BLE001 -- a crashing check is reported, not raised
         res = builder.result(time.perf_counter() - t0)
         res.status = "error"

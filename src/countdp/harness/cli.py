@@ -1,4 +1,4 @@
-"""The ``countdp`` command: list, check, reproduce, figures, budget.
+"""The ``countdp`` command: list, check, reproduce, faults, figures, budget.
 
 Exit codes: 0 success / all claims pass; 1 a claim failed (or errored, for ``reproduce``);
 2 a usage error, an unknown claim id, or (for ``check``) a claim whose check errored.
@@ -150,13 +150,57 @@ def cmd_reproduce(args) -> int:
     run = runner.reproduce(settings, jobs=jobs, only_ids=only, progress=not args.quiet,
                            figures=not args.no_figures, root=root,
                            durations=report.previous_durations(reports_dir))
+    faults = None
+    if args.faults:
+        from countdp.harness import fault_runs
+
+        faults = fault_runs.run_faults(settings, jobs=jobs, only_ids=only, root=root,
+                                       baseline=run.statuses())
+        if only is None:
+            fault_runs.write_faults_json(faults, reports_dir)
     report.write_reports(run, reports_dir)
     print(report.format_table(run))
+    if faults is not None:
+        print()
+        print(fault_runs.format_faults(faults))
     print(f"reports: {reports_dir / 'SUMMARY.md'}")
     code = run.exit_code(strict=args.strict)
+    if faults is not None and not faults.complete:
+        print(f"{PROG}: a fault of the catalogue was not caught by its claim", file=sys.stderr)
+        code = code or 1
     if code and args.strict and run.ok(strict=False):
         print(f"{PROG}: --strict: some claims are not yet checked", file=sys.stderr)
     return code
+
+
+def cmd_faults(args) -> int:
+    from countdp.harness import fault_runs
+
+    only = [i for item in (args.claim_ids or []) for i in item.replace(",", " ").split()] or None
+    from countdp.harness.catalogue import CATALOGUE
+
+    for i in only or []:
+        if i not in CATALOGUE:
+            raise _unknown_id(i)
+    root = _root(args)
+    reports_dir = Path(args.reports) if args.reports else root / "reports"
+    settings = _settings(args)
+    jobs = args.jobs or os.cpu_count() or 1
+    if jobs < 1:
+        raise CLIError(f"--jobs must be at least 1, got {jobs}")
+
+    def progress(line: str) -> None:
+        if not args.quiet:
+            print(line, file=sys.stderr, flush=True)
+
+    run = fault_runs.run_faults(settings, jobs=jobs, only_ids=only, root=root,
+                                baseline_from=reports_dir, progress=progress)
+    if only is None:
+        fault_runs.write_faults_json(run, reports_dir)
+    print(fault_runs.format_faults(run))
+    if only is None:
+        print(f"report: {reports_dir / 'faults.json'}")
+    return 0 if run.complete else 1
 
 
 def cmd_figures(args) -> int:
@@ -269,8 +313,27 @@ def build_parser() -> argparse.ArgumentParser:
                     help="also fail if a catalogue claim has no check yet")
     sp.add_argument("--only", nargs="+", action="append", metavar="ID",
                     help="run only these claim ids")
+    sp.add_argument("--faults", action="store_true",
+                    help="then inject the fault catalogue into the claims (see `countdp faults`) "
+                         "and report each claim's sensitivity; fails if a fault is missed")
     sp.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     sp.set_defaults(func=cmd_reproduce)
+
+    sp = sub.add_parser("faults", help="inject the fault catalogue: every plausible mistake must "
+                        "make its claim fail")
+    sp.add_argument("claim_ids", nargs="*", metavar="CLAIM_ID",
+                    help="only the faults of these claims (default: all; only a full run writes "
+                         "reports/faults.json)")
+    common(sp)
+    sp.add_argument("--quick", action="store_true", help="the quick (CI) parameter grids")
+    sp.add_argument("--no-certify", action="store_true", help="do not run the certificates")
+    sp.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                    help="worker processes (default: number of cores)")
+    sp.add_argument("--reports", metavar="DIR",
+                    help="reports directory: faults.json goes there, and the unpatched statuses "
+                         "are read from a reproduce there in the same mode (default ROOT/reports)")
+    sp.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    sp.set_defaults(func=cmd_faults)
 
     sp = sub.add_parser("figures", help="make the figures only (no claim is checked)")
     common(sp)

@@ -148,7 +148,10 @@ def _certified_text(res: ClaimResult) -> str:
         return "-"
     if "records" not in cert:
         return "no: " + str(cert.get("reason", "numerical evidence only"))
-    word = "PROOF" if cert.get("certified") else "partial"
+    if not cert.get("certified"):
+        word = "partial"
+    else:
+        word = "PROOF" if cert.get("proof") else "certified instances"
     return (f"{word} ({cert.get('proved')}/{cert.get('records')} records, radius <= "
             f"{cert.get('enclosure_radius')})")
 
@@ -168,9 +171,10 @@ def _find_script(run: Run) -> dict[str, str]:
     return {cid: ", ".join(names) for cid, names in run.declared_by().items()}
 
 
-def summary_md(run: Run) -> str:
+def summary_md(run: Run, sensitivity: dict[str, str] | None = None) -> str:
     """SUMMARY.md: the header, one table per catalogue section (with findings and the claims not
-    yet checked), the failures and errors, the scripts, the environment."""
+    yet checked), the failures and errors, the scripts, the environment.  ``sensitivity`` maps
+    claim ids to the fault catalogue's "caught k/n" (from ``faults.json``, same mode)."""
     by_id: dict[str, list[tuple[str, ClaimResult]]] = {}
     for name, r in run.results():
         by_id.setdefault(r.id, []).append((name, r))
@@ -179,7 +183,7 @@ def summary_md(run: Run) -> str:
     for section in SECTION_ORDER:
         ids = [i for i, c in CATALOGUE.items() if c.section == section and i in statuses]
         if ids:
-            out += _summary_section(run, section, ids, by_id, statuses)
+            out += _summary_section(run, section, ids, by_id, statuses, sensitivity or {})
     out += _summary_failures(run)
     out += _summary_scripts(run)
     return "\n".join(out)
@@ -196,23 +200,28 @@ def _summary_header(run: Run) -> list[str]:
                f"{counts['missing']} not yet checked**{scope}.")
     out.append("")
     out.append("Columns: *routes compared* are the independent computations each case sets side "
-               "by side; *worst discrepancy* is the largest relative gap |lhs - rhs|/|rhs| over its `==` cases (absolute where rhs = 0); "
-               "*slack* is how far an inequality is from equality; the *negative control* is a "
-               "perturbed claim the same comparison must reject; *certified* is set where a "
-               "bound is proved by interval arithmetic.")
+               "by side; *worst gap / tol* is the largest |lhs - rhs| / tolerance over the claim's "
+               "`==` cases, with the route that produced it, Monte Carlo routes (MC) apart from "
+               "the deterministic ones (a value above 1 would be a failing case); *slack* is how "
+               "far an inequality is from equality; the *negative control* is a perturbed claim "
+               "the same comparison must reject; *certified* is PROOF where every "
+               "ball-arithmetic record is proved and states the claim itself, *certified "
+               "instances* where the records certify instances of it (e.g. a mechanism above a "
+               "bound); *sensitivity* is how many of the fault catalogue's plausible mistakes "
+               "the check caught (`countdp faults`).")
     out.append("")
     return out
 
 
 def _summary_section(run: Run, section: str, ids: list[str], by_id: dict,
-                     statuses: dict) -> list[str]:
+                     statuses: dict, sensitivity: dict) -> list[str]:
     s = run.settings
     out = [f"## {SECTION_TITLES[section]}", ""]
     checked = [i for i in ids if i in by_id]
     if checked:
-        out.append("| claim id | paper | status | routes compared | worst discrepancy | slack "
-                   "| negative control | certified | script |")
-        out.append("|---|---|---|---|---|---|---|---|---|")
+        out.append("| claim id | paper | status | routes compared | worst gap / tol | slack "
+                   "| negative control | certified | sensitivity | script |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|")
         for i in checked:
             for name, r in by_id[i]:
                 with mpmath.workdps(s.dps):
@@ -220,7 +229,7 @@ def _summary_section(run: Run, section: str, ids: list[str], by_id: dict,
                 out.append("| " + " | ".join(_cell(x) for x in [
                     f"`{i}`", r.paper, STATUS_WORD.get(r.status, r.status.upper()),
                     " vs ".join(r.routes), worst, r.slack, _control_text(r),
-                    _certified_text(r), name]) + " |")
+                    _certified_text(r), sensitivity.get(i, "-"), name]) + " |")
         out.append("")
     findings = [(i, name, f) for i in checked for name, r in by_id[i]
                 for f in result_json(r, s).get("findings", [])]
@@ -358,7 +367,8 @@ def write_reports(run: Run, reports_dir: str | os.PathLike) -> list[Path]:
     for sr in run.scripts:
         written.append(write_atomic(d / f"{sr.name}.json", dumps(script_json(sr, run))))
     written.append(write_atomic(d / "summary.json", dumps(summary_json(run))))
-    written.append(write_atomic(d / "SUMMARY.md", summary_md(run)))
+    sensitivity = read_sensitivity(d, run.settings.quick)
+    written.append(write_atomic(d / "SUMMARY.md", summary_md(run, sensitivity)))
     written.append(write_atomic(d / "junit.xml", junit_xml(run)))
     if run.only_ids is None:
         keep = {p.name for p in written}
@@ -372,6 +382,18 @@ def write_reports(run: Run, reports_dir: str | os.PathLike) -> list[Path]:
             if isinstance(data, dict) and "script" in data and "claims" in data:
                 p.unlink()
     return written
+
+
+def read_sensitivity(reports_dir: str | os.PathLike, quick: bool) -> dict[str, str]:
+    """claim id -> "caught k/n" from ``faults.json`` in ``reports_dir`` (written by ``countdp
+    faults``) when it was made in the same mode (quick or full); {} otherwise."""
+    try:
+        data = json.loads((Path(reports_dir) / "faults.json").read_text(encoding="utf-8"))
+        if bool(data["quick"]) != bool(quick):
+            return {}
+        return {cid: str(c["sensitivity"]) for cid, c in data["claims"].items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def previous_durations(reports_dir: str | os.PathLike) -> dict[str, float]:
@@ -407,7 +429,7 @@ def format_table(run: Run, slack_width: int = 60) -> str:
                      _short(r.slack, slack_width)))
     order = {i: k for k, i in enumerate(CATALOGUE)}
     rows.sort(key=lambda t: (order.get(t[0], len(order)), t[0]))
-    head = ("claim", "status", "worst discrepancy", "slack")
+    head = ("claim", "status", "worst gap / tol", "slack")
     w = [max(len(head[j]), *(len(r[j]) for r in rows)) if rows else len(head[j])
          for j in range(3)]
     lines = [f"{head[0]:<{w[0]}}  {head[1]:<{w[1]}}  {head[2]:<{w[2]}}  {head[3]}"]
@@ -463,8 +485,9 @@ def format_result(res: ClaimResult, settings: Settings | None = None,
         lines.append("control    none")
     if res.slack:
         lines.append(f"slack      {res.slack}")
-    if rj.get("worst_discrepancy"):
-        lines.append(f"worst      {rj['worst_discrepancy']} (largest relative gap |lhs - rhs|/|rhs| over == cases)")
+    if res.worst:
+        lines.append(f"worst      {res.worst}  (largest |lhs - rhs| / tol over the == cases, and its "
+                     "route; Monte Carlo routes apart)")
     if res.certified is not None:
         lines.append(f"certified  {_certified_text(res)}")
     for f in rj.get("findings", []):

@@ -28,13 +28,16 @@ STATUS_ORDER = ("pass", "fail", "error")  # worst last
 
 @dataclass
 class Settings:
-    """Run settings shared by every check: quick mode, working precision, base seed."""
+    """Run settings shared by every check: quick mode, working precision, base seed.
+    ``stop_at_first_failure`` (fault runs) ends a check at its first failing case or control:
+    all a fault run needs to know is that the claim no longer passes."""
 
     quick: bool = False
     dps: int = 30
     seed: int = 20260715
     figures_dir: str = "figures"
     certify: bool = True
+    stop_at_first_failure: bool = False
 
     def rng(self, *names: Any) -> np.random.Generator:
         """A generator seeded from the base seed and a stable name (claim id, case)."""
@@ -101,6 +104,24 @@ class Case:
     ok: bool
     route: str | None = None
     note: str | None = None
+    monte_carlo: bool = False
+
+    @property
+    def gap_over_tolerance(self):
+        """|lhs - rhs| / tol of an ``==`` case with finite sides (0 for an exact equality that
+        holds, inf for one that does not); None for other cases."""
+        if self.relation != "==":
+            return None
+        try:
+            a, b, t = _mpf(self.lhs), _mpf(self.rhs), _mpf(self.tol)
+        except (TypeError, ValueError):
+            return None
+        if mpmath.isinf(a) or mpmath.isinf(b) or mpmath.isnan(a) or mpmath.isnan(b):
+            return None
+        gap = abs(a - b)
+        if t > 0:
+            return gap / t
+        return mpmath.mpf(0) if gap == 0 else mpmath.inf
 
     def to_json(self) -> dict:
         d = {
@@ -113,9 +134,30 @@ class Case:
         }
         if self.route:
             d["route"] = self.route
+        if self.monte_carlo:
+            d["monte_carlo"] = True
         if self.note:
             d["note"] = self.note
         return d
+
+
+def is_monte_carlo(route: str | None, params: dict) -> bool:
+    """A case whose tolerance is a Monte Carlo confidence interval: its route says so, or it
+    carries a number of draws."""
+    return "monte carlo" in (route or "").lower() or "draws" in params
+
+
+@dataclass(frozen=True)
+class WorstGap:
+    """The largest gap / tolerance over a claim's ``==`` cases of one kind, and its route."""
+
+    ratio: Any
+    route: str | None
+    cases: int
+
+    def text(self) -> str:
+        where = f" ({self.route})" if self.route else ""
+        return f"{fmt(self.ratio, 3)}{where}"
 
 
 @dataclass
@@ -148,26 +190,35 @@ class ClaimResult:
     seconds: float = 0.0
     reason: str | None = None
 
+    def worst_gap(self, monte_carlo: bool) -> WorstGap | None:
+        """The largest |lhs - rhs| / tol over the ``==`` cases of the deterministic routes
+        (``monte_carlo=False``: quadrature, closed forms, enclosures) or of the Monte Carlo ones
+        (tolerance a 5-s.e. interval): how much of its error bar the worst agreement used; a
+        value above 1 is a failing case."""
+        best, n = None, 0
+        for c in self.cases:
+            if c.monte_carlo != monte_carlo:
+                continue
+            r = c.gap_over_tolerance
+            if r is None:
+                continue
+            n += 1
+            if best is None or r > best[0]:
+                best = (r, c.route)
+        return None if best is None else WorstGap(best[0], best[1], n)
+
     @property
     def worst(self) -> str | None:
-        """Largest relative gap |lhs - rhs| / |rhs| over the finite equality cases (absolute where
-        |rhs| is within its error bar): the worst discrepancy between two routes."""
-        worst = None
-        for c in self.cases:
-            try:
-                a, b = _mpf(c.lhs), _mpf(c.rhs)
-            except (TypeError, ValueError):
-                continue
-            if mpmath.isinf(a) or mpmath.isinf(b) or c.relation != "==":
-                continue
-            try:
-                t = _mpf(c.tol)
-            except (TypeError, ValueError):
-                t = mpmath.mpf(0)
-            # relative where rhs stands clear of its error bar, absolute otherwise (a tiny rhs)
-            d = abs(a - b) / abs(b) if abs(b) > t and b != 0 else abs(a - b)
-            worst = d if worst is None or d > worst else worst
-        return None if worst is None else fmt(worst, 3)
+        """The worst gap / tolerance, deterministic routes and Monte Carlo routes separately."""
+        parts = []
+        for mc, label in ((False, ""), (True, "MC ")):
+            w = self.worst_gap(mc)
+            if w is not None:
+                parts.append(label + w.text())
+        return "; ".join(parts) or None
+
+    def _worst_json(self) -> dict | None:
+        return _worst_json_of(self)
 
     def to_json(self) -> dict:
         d = {
@@ -179,7 +230,7 @@ class ClaimResult:
             "cases": [c.to_json() for c in self.cases],
             "negative_control": _controls_json(self.controls),
             "slack": self.slack,
-            "worst_discrepancy": self.worst,
+            "worst_gap_over_tolerance": self._worst_json(),
             "n_cases": len(self.cases),
             "seconds": round(self.seconds, 3),
         }
@@ -195,6 +246,15 @@ class ClaimResult:
         if self.error:
             d["error"] = self.error
         return d
+
+
+def _worst_json_of(res: "ClaimResult") -> dict | None:
+    out = {}
+    for mc, key in ((False, "deterministic"), (True, "monte_carlo")):
+        w = res.worst_gap(mc)
+        if w is not None:
+            out[key] = {"ratio": fmt(w.ratio, 3), "route": w.route, "cases": w.cases}
+    return out or None
 
 
 def _controls_json(controls: list[Control]) -> dict | None:
