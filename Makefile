@@ -27,7 +27,7 @@ endif
 RUN     := PYTHONPATH=src$(if $(PYTHONPATH),:$(PYTHONPATH)) $(PY)
 COUNTDP := $(RUN) -m countdp
 
-.PHONY: help setup reproduce quick faults figures check test bench clean distclean
+.PHONY: help setup reproduce quick faults figures check test bench dist test-wheel test-matrix clean distclean
 
 help:
 	@echo "make reproduce           every paper check (JOBS=$(JOBS)): $(REPORTS)/ and $(FIGURES)/; fails if a claim fails"
@@ -37,6 +37,9 @@ help:
 	@echo "make figures             the figures only, into $(FIGURES)/"
 	@echo "make check CLAIM=ID [DPS=50]   one claim, printed in full, at the given precision"
 	@echo "make bench               benchmarks (if benchmarks/ exists)"
+	@echo "make dist                sdist and wheel into dist/ (the wheel records the git commit)"
+	@echo "make test-wheel          install the wheel in a fresh venv outside the checkout; list and check a claim"
+	@echo "make test-matrix         unit tests + quick reproduce on every Python 3.10-3.13 found, pinned and newest"
 	@echo "make clean / distclean   remove generated files / also .venv"
 
 setup: $(STAMP)
@@ -79,8 +82,34 @@ bench: setup
 	@if [ -d benchmarks ]; then $(RUN) benchmarks/bench_core.py; \
 	else echo "bench: no benchmarks/ directory yet"; fi
 
+# sdist and wheel; the wheel carries the commit it was built from (countdp/_commit.txt)
+dist: setup
+	rm -rf dist
+	{ git rev-parse HEAD && { git status --porcelain --untracked-files=no | grep -q . && echo dirty || true; }; } \
+		| tr '\n' ' ' > src/countdp/_commit.txt
+	$(PY) -m build --outdir dist . ; status=$$?; rm -f src/countdp/_commit.txt; exit $$status
+
+# the wheel as a user installs it: a fresh venv outside the checkout, pinned versions, then the
+# claim list and one claim check run from an empty directory (no source tree on the path)
+test-wheel: dist
+	@d=$$(mktemp -d); echo "test-wheel: installing dist/*.whl into $$d/venv"; \
+	$(PYTHON) -m venv $$d/venv && \
+	$$d/venv/bin/python -m pip install --disable-pip-version-check -q -c constraints.txt dist/*.whl && \
+	cd $$d && env -u PYTHONPATH $$d/venv/bin/countdp --version && \
+	env -u PYTHONPATH $$d/venv/bin/countdp list > list.txt && grep -q "thm3.1.ii" list.txt && \
+	env -u PYTHONPATH $$d/venv/bin/countdp check eq3 --quick > check.txt && grep -q "status     PASS" check.txt && \
+	echo "test-wheel: countdp list and countdp check eq3 --quick pass from the installed wheel"; \
+	status=$$?; rm -rf $$d; exit $$status
+
+# every Python 3.10-3.13 the machine has (pyenv or PATH), with the pinned versions and with the
+# newest ones pyproject.toml allows; PYTHONS= and RESOLUTIONS= narrow it (CI runs a subset)
+PYTHONS ?= 3.10 3.11 3.12 3.13
+RESOLUTIONS ?= pinned newest
+test-matrix:
+	@bash .ci/matrix "$(PYTHONS)" "$(RESOLUTIONS)"
+
 clean:
-	rm -rf $(REPORTS) build dist src/*.egg-info .pytest_cache .hypothesis
+	rm -rf $(REPORTS) build dist src/*.egg-info .pytest_cache .hypothesis src/countdp/_commit.txt
 	find . -path ./.venv -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean

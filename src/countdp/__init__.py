@@ -5,4 +5,4 @@ shifted log-Gaussian mechanism, Renyi divergences, budgets, lower bounds); the s
 ``paper_checks/`` compare independent routes to those numbers and report verdicts.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # the one place the version is written (pyproject.toml reads it)

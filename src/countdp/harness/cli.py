@@ -45,6 +45,16 @@ def _root(args) -> Path:
         raise CLIError(str(exc)) from None
 
 
+def _output_dir(given: str | None, root: Path, name: str) -> Path:
+    """An output directory: as given; else ``ROOT/name`` in a checkout, or ``./name`` when the
+    checks are the ones installed with the package (never inside site-packages)."""
+    from countdp.harness import runner
+
+    if given:
+        return Path(given)
+    return Path.cwd() / name if runner.is_installed_checks(root) else root / name
+
+
 def _settings(args, figures_dir: str = "figures"):
     from countdp.harness.results import Settings
 
@@ -110,7 +120,7 @@ def cmd_check(args) -> int:
     if args.claim_id not in CATALOGUE:
         raise _unknown_id(args.claim_id)
     root = _root(args)
-    settings = _settings(args, str(root / "figures"))
+    settings = _settings(args, str(_output_dir(None, root, "figures")))
     res, script = runner.check_claim(args.claim_id, settings, root=root)
     if res.status == "missing":
         raise CLIError(f"{args.claim_id} ({CATALOGUE[args.claim_id].paper}) is not yet checked: "
@@ -138,8 +148,8 @@ def cmd_reproduce(args) -> int:
     else:
         only = None
     root = _root(args)
-    reports_dir = Path(args.reports) if args.reports else root / "reports"
-    figures_dir = Path(args.figures) if args.figures else root / "figures"
+    reports_dir = _output_dir(args.reports, root, "reports")
+    figures_dir = _output_dir(args.figures, root, "figures")
     settings = _settings(args, str(figures_dir))
     jobs = args.jobs or os.cpu_count() or 1
     if jobs < 1:
@@ -183,7 +193,7 @@ def cmd_faults(args) -> int:
         if i not in CATALOGUE:
             raise _unknown_id(i)
     root = _root(args)
-    reports_dir = Path(args.reports) if args.reports else root / "reports"
+    reports_dir = _output_dir(args.reports, root, "reports")
     settings = _settings(args)
     jobs = args.jobs or os.cpu_count() or 1
     if jobs < 1:
@@ -207,7 +217,7 @@ def cmd_figures(args) -> int:
     from countdp.harness import runner
 
     root = _root(args)
-    figures_dir = Path(args.figures) if args.figures else root / "figures"
+    figures_dir = _output_dir(args.figures, root, "figures")
     settings = _settings(args, str(figures_dir))
     run = runner.make_figures(settings, jobs=args.jobs, progress=not args.quiet, root=root)
     for sr in run.scripts:
@@ -269,9 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=PROG,
         description='Reproducible verification of "Better Privacy Guarantees for Larger Groups".')
-    from countdp import __version__
+    from countdp.harness.provenance import provenance
 
-    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    p.add_argument("--version", action="version", version=f"{PROG} {provenance().text}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

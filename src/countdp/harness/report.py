@@ -47,8 +47,9 @@ def _version(dist: str) -> str:
 
 def environment(settings: Settings) -> dict:
     """Versions of everything the numbers depend on, and the run settings."""
-    import countdp
+    from .provenance import provenance
 
+    prov = provenance()
     return {
         "python": platform.python_version(),
         "platform": platform.platform(),
@@ -57,7 +58,8 @@ def environment(settings: Settings) -> dict:
         "mpmath": _version("mpmath"),
         "matplotlib": _version("matplotlib"),
         "flint": _version("python-flint"),
-        "countdp": getattr(countdp, "__version__", _version("countdp")),
+        "countdp": prov.version,
+        "commit": prov.short,
         "dps": settings.dps,
         "quick": bool(settings.quick),
         "seed": settings.seed,

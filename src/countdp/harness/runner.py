@@ -45,6 +45,7 @@ from .claims import CheckSpec, Settings
 from .results import ClaimResult, Run, ScriptRun, error_result, fmt
 
 CHECKS_DIRNAME = "paper_checks"
+INSTALLED_CHECKS = "countdp_checks"  # the name paper_checks/ is installed under
 MODULE_PREFIX = "countdp_checks"
 THREAD_ENV_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                    "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
@@ -56,8 +57,9 @@ THREAD_ENV_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
 
 def find_checks_dir(start: str | os.PathLike | None = None) -> Path:
     """The project root: the nearest directory at or above ``start`` (default: the current
-    directory) that holds ``paper_checks/``.  ``$COUNTDP_ROOT`` overrides the search; as a last
-    resort the source checkout this package was imported from is used."""
+    directory) that holds ``paper_checks/``.  ``$COUNTDP_ROOT`` overrides the search; then the
+    source checkout this package was imported from; last, the check scripts installed with the
+    package (``countdp_checks``), whose directory is returned itself."""
     env = os.environ.get("COUNTDP_ROOT")
     if env:
         root = Path(env).expanduser().resolve()
@@ -73,9 +75,27 @@ def find_checks_dir(start: str | os.PathLike | None = None) -> Path:
     checkout = Path(__file__).resolve().parents[3]  # src/countdp/harness/runner.py -> repo root
     if (checkout / CHECKS_DIRNAME).is_dir():
         return checkout
+    installed = installed_checks_dir()
+    if installed is not None:
+        return installed
     raise FileNotFoundError(
-        f"no {CHECKS_DIRNAME}/ directory at or above {here}; run from the countdp checkout "
-        "or set COUNTDP_ROOT")
+        f"no {CHECKS_DIRNAME}/ directory at or above {here}, and no installed check scripts; "
+        "run from the countdp checkout or set COUNTDP_ROOT")
+
+
+def installed_checks_dir() -> Path | None:
+    """The directory of the check scripts installed with the package, if any."""
+    spec = importlib.util.find_spec(INSTALLED_CHECKS)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    d = Path(list(spec.submodule_search_locations)[0])
+    return d if any(d.glob("sec*.py")) else None
+
+
+def is_installed_checks(root: str | os.PathLike) -> bool:
+    """Whether ``root`` is the installed check scripts' directory (not a project checkout)."""
+    d = installed_checks_dir()
+    return d is not None and Path(root).resolve() == d.resolve()
 
 
 def _checks_path(root: str | os.PathLike) -> Path:
