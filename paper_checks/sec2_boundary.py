@@ -21,6 +21,7 @@ from countdp.arb.verdicts import Verdict, ball_str, decide_contains, decide_gt, 
 from countdp.divergence.atoms import indicator_pushforward, renyi_atoms
 from countdp.divergence.renyi import renyi
 from countdp.harness.claims import certificate, claim
+from countdp.harness.faults import fault, offset_argument, replace_body, scale, set_attribute, uncatchable
 from countdp.harness.results import fmt
 from countdp.laws import FinitePmf, Gaussian, PointMass, moments
 from countdp.laws.expectation import quad_expectation
@@ -33,6 +34,9 @@ TITLE = "Section 2: the zero-count boundary (Propositions 2.2 and 2.3)"
 
 MECH = dict(r0=0.25, c=1.0, r=0.5)  # a shifted log-Gaussian mechanism, as a source of real laws
 PREC = 53                           # Arb precision of the certificates (closed forms at PREC + 64)
+LITERAL_RELATION = "<"              # eq (1) asks E|xhat - x| < r x: strict
+NEGATION = {"<": ">=", "<=": ">"}   # "the law fails eq (1)"
+RELEASE_VALUE = Fraction(1, 2)      # Proposition 2.3's data-independent release
 
 
 def _mech():
@@ -82,33 +86,38 @@ def nondegenerate_p1(quick: bool) -> list:
 @claim("prop2.2a", routes=[
     "E|X| from each law's atoms and density (exact atom sums; mpmath quadrature split at 0)",
     "Monte Carlo of |X| from each law's own sampler (5 standard errors, seeded)",
+    "tightness: E|X| of delta_0 (exact atom sum) against the exact rational target r * 0 at several r",
 ])
 def literal_target_at_zero(check):
-    """eq (1) at x = 0 asks E|X| < r * 0 = 0; every law has E|X| >= 0."""
+    """eq (1) at x = 0 asks E|X| < r * 0 = 0; every law has E|X| >= 0, and delta_0 attains 0."""
     r = Fraction(1, 2)
     draws = 20_000 if check.quick else 200_000
     target = formulas.literal_target.exact(0, r)
+    fails = NEGATION[LITERAL_RELATION]
     worst = None
     for name, law in laws_at_zero(check.quick):
         e = moments.expected_distance(law)
-        check.compare({"law": name, "n": 0, "r": r}, lhs=e.value, relation=">=", rhs=target, tol=e.error,
-                      route="quadrature", note="eq (1) at n = 0 needs E|X| < 0: it fails iff E|X| >= 0")
+        check.compare({"law": name, "n": 0, "r": r}, lhs=e.value, relation=fails, rhs=target, tol=e.error,
+                      route="quadrature", note=f"eq (1) at n = 0 needs E|X| {LITERAL_RELATION} 0: it fails iff "
+                                               f"E|X| {fails} 0")
         mc = mc_mean(lambda g, m, L=law: np.abs(L.sample(g, m)), check.rng(name), draws)
-        check.compare({"law": name, "n": 0, "r": r}, lhs=mc.mean, relation=">=", rhs=target, tol=mc.halfwidth,
-                      route="Monte Carlo")
+        check.compare({"law": name, "n": 0, "r": r}, lhs=mc.mean, relation=fails, rhs=target, tol=mc.halfwidth,
+                      route="Monte Carlo", monte_carlo=True)
         # the error bar uses the larger of the sample variance and the law's own Var|X| (a rare
         # atom can be missed by every draw, making the sample variance 0)
         m2, _ = quad_expectation(law, lambda x: x * x)
         bar = Z_BAR * max(mc.se, float(mpmath.sqrt(max(m2 - e.value ** 2, 0) / draws)))
         check.compare({"law": name, "n": 0}, lhs=mc.mean, relation="==", rhs=e.value, tol=bar + float(e.error),
-                      route="quadrature vs Monte Carlo (agreement of the routes, 5 standard errors)")
+                      route="quadrature vs Monte Carlo (agreement of the routes, 5 standard errors)",
+                      monte_carlo=True)
         worst = e.value if worst is None or e.value < worst else worst
+    _delta0_attains_the_literal_target(check)
     check.note("E|X| is an integral of a nonnegative function, so E|X| < 0 is impossible for every law; "
                "the cases exhibit it for point masses, densities, finite pmfs and the mixed released law")
     # negative controls: eq (1) at n = 0 claimed for each law (E|X| < 0), by the same quadrature
     for name, law in laws_at_zero(check.quick):
         e = moments.expected_distance(law)
-        check.control(f"{name} satisfies eq (1) at n = 0 (E|X| < r * 0)", lhs=e.value, relation="<",
+        check.control(f"{name} satisfies eq (1) at n = 0 (E|X| < r * 0)", lhs=e.value, relation=LITERAL_RELATION,
                       rhs=target, tol=e.error)
     # and the same comparison against the repaired target r max(0, 1) = r must fail
     # for a law that meets eq (2) at 0 (delta_0 and the mechanism's release at 0 both do)
@@ -117,7 +126,18 @@ def literal_target_at_zero(check):
         check.control(f"eq (2) at n = 0 is impossible too ({name}: E|X| >= r max(0,1) = {r})",
                       lhs=e.value, relation=">=", rhs=formulas.target.exact(0, r), tol=e.error)
     check.slack(f"smallest E|X| among the laws tried: {fmt(worst)} (delta_0); the literal target is 0, "
-                f"so no law has room below it")
+                f"so no law has room below it, and delta_0 meets it with equality (the claim is tight)")
+
+
+def _delta0_attains_the_literal_target(check):
+    """The claim is tight: E|X| >= 0 for every law with equality at delta_0, so the target r * 0 of
+    eq (1) is exactly the least E|X| of any law, at every r (a target above 0 would be met by
+    delta_0, one below 0 would make the claim weaker than the paper's)."""
+    e0 = moments.expected_distance(PointMass(0))
+    for r in (Fraction(1, 10), Fraction(1, 2), Fraction(9, 10), Fraction(1)):
+        target = formulas.literal_target.exact(0, r)
+        check.compare({"law": "delta_0", "n": 0, "r": r}, lhs=e0.value, relation="==", rhs=target, tol=e0.error,
+                      route="tight: E|X| of delta_0 (atom sum) equals the target r * 0 of eq (1), exact rational")
 
 
 @claim("prop2.2b", routes=[
@@ -151,21 +171,24 @@ def weak_target_with_finite_divergence(check):
 
 
 def _weak_target_forces_a_point_mass(check):
-    """(1) the weak target at 0, E|X| <= 0, forces X = 0: every nondegenerate candidate has E|X| > 0."""
+    """(1) the weak target at 0, E|X| <= r * 0 = 0, forces X = 0: every nondegenerate candidate has
+    E|X| > r * 0, and delta_0 meets it with equality."""
+    target = formulas.literal_target.exact(0, Fraction(1, 2))
     for name, law in laws_at_zero(check.quick):
         e = moments.expected_distance(law)
         off = moments.mass_off(law, 0)
         p = {"law": name, "n": 0}
         if off.value > off.error:
-            check.compare(p, lhs=e.value, relation=">", rhs=0, tol=e.error, route="E|X| (weak eq (1) at 0 fails)")
+            check.compare(p, lhs=e.value, relation=">", rhs=target, tol=e.error,
+                          route="E|X| > r * 0 (weak eq (1) at 0 fails)")
             for t in (mpmath.mpf("0.01"), mpmath.mpf(1)):
                 tm = moments.tail_mass(law, t)
                 check.compare({**p, "x": t}, lhs=tm.value, relation="<=", rhs=e.value / t,
                               tol=tm.error + e.error / t,
                               route="Markov: P(|X| > t) <= E|X|/t (E|X| = 0 would empty every tail)")
         else:
-            check.compare(p, lhs=e.value, relation="==", rhs=0, tol=e.error,
-                          route="E|X| of the degenerate law delta_0")
+            check.compare(p, lhs=e.value, relation="==", rhs=target, tol=e.error,
+                          route="E|X| of the degenerate law delta_0 = r * 0 (weak eq (1) at 0 holds, with equality)")
 
 
 def _finite_divergence_forces_delta0(check) -> set:
@@ -193,7 +216,7 @@ def _finite_divergence_forces_delta0(check) -> set:
     return reasons
 
 
-@certificate("prop2.2b")
+@certificate("prop2.2b", scope="instance")
 def released_law_at_one_is_not_delta0(cert):
     """The mechanism's released law at count 1 has certified positive mass above 0 (so a finite
     divergence to delta_0 is impossible), and delta_0 errs by exactly 1 > r at count 1."""
@@ -225,7 +248,7 @@ def released_law_at_one_is_not_delta0(cert):
     "Renyi engine on the released laws at n and n+1 vs the definition on atoms",
 ])
 def constant_release(check):
-    rel = DataIndependentRelease(Fraction(1, 2))
+    rel = DataIndependentRelease(RELEASE_VALUE)
     r = Fraction(1)
     n_max = 10**6
     sweep = rel.margins(r, n_max)
@@ -287,7 +310,7 @@ def _release_divergences_vanish(check, rel):
         for n in (0, 1, 1000):
             P, Q = rel.released_law(n + 1), rel.released_law(n)
             d = renyi(P, Q, alpha)
-            da = renyi_atoms({Fraction(1, 2): 1}, {Fraction(1, 2): 1}, alpha)
+            da = renyi_atoms({RELEASE_VALUE: 1}, {RELEASE_VALUE: 1}, alpha)
             check.compare({"n": n + 1, "alpha": alpha}, lhs=d.value, relation="==", rhs=da.value, tol=d.error,
                           route="engine vs definition on atoms")
             check.compare({"n": n + 1, "alpha": alpha}, lhs=d.value, relation="<=", rhs=alpha * rel.v(n + 1),
@@ -298,16 +321,14 @@ def release_meets_repaired_target(n_max: int, r=1) -> RangeResult:
     """For n = 0..n_max in exact rationals: the release 1/2 errs by |n - 1/2| < r max(n, 1)
     (eq 2); at r = 1 every count holds (1/2 < 1 at n = 0, n - 1/2 < n above), for r < 1 it fails
     (e.g. at n = 1 once r <= 1/2)."""
-    half = Fraction(1, 2)
-
     def gen():
         for n in range(n_max + 1):
-            ok = formulas.constant_release_error.exact(n, half) < formulas.target.exact(n, r)
+            ok = formulas.constant_release_error.exact(n, RELEASE_VALUE) < formulas.target.exact(n, r)
             yield n, Verdict.PROVED_TRUE if ok else Verdict.PROVED_FALSE
     return tally(gen(), "exact")
 
 
-@certificate("prop2.3")
+@certificate("prop2.3", scope="instance")
 def constant_release_meets_the_target_exactly(cert):
     """|n - 1/2| < max(n, 1) for every n = 0..N in exact rationals; the output law does not
     depend on the data, so v = 0."""
@@ -319,6 +340,49 @@ def constant_release_meets_the_target_exactly(cert):
 
 
 # --------------------------------------------------------------------------------------------
+# The fault catalogue: plausible miscopies of eqs (1), (2) and Propositions 2.2-2.3
+
+
+def _literal_target_as_repaired(ctx, n, r):
+    """eq (2)'s r max(n, 1) written where eq (1)'s r n belongs."""
+    return ctx.convert(r) * ctx.maximum(ctx.convert(n), 1)
+
+
+_AT_ZERO = ("eq (1)'s target r n vanishes at n = 0, the only count the claim speaks of, whatever its factor, "
+            "sign or power; the claim 'E|X| < 0 is impossible' is then the same true statement")
+
+FAULTS = [
+    fault("prop2.2a", "eq (2)'s r max(n, 1) for eq (1)'s r n", "other",
+          replace_body(formulas.literal_target, _literal_target_as_repaired)),
+    fault("prop2.2a", "r (n + 1) for r n", "index", offset_argument(formulas.literal_target, "n", 1)),
+    fault("prop2.2a", "r (n - 1) for r n", "index", offset_argument(formulas.literal_target, "n", -1)),
+    fault("prop2.2a", "eq (1) read with <= (its weak version) for <", "inequality",
+          set_attribute(__name__, "LITERAL_RELATION", "<=")),
+    uncatchable("prop2.2a", "2 r n for r n", "factor", _AT_ZERO),
+    uncatchable("prop2.2a", "-r n for r n", "sign", _AT_ZERO),
+    uncatchable("prop2.2a", "r n^2 for r n", "exponent", _AT_ZERO),
+
+    fault("prop2.2b", "the weak eq (1) at 0 with eq (2)'s r max(n, 1) (E|X| <= r, not <= 0)", "other",
+          replace_body(formulas.literal_target, _literal_target_as_repaired)),
+    fault("prop2.2b", "error of delta_0 at count 1 as 0 - 1 (the absolute value dropped)", "sign",
+          replace_body(formulas.constant_release_error, lambda ctx, n, value: ctx.convert(value) - ctx.convert(n))),
+    fault("prop2.2b", "error of delta_0 at count 1 halved", "factor", scale(formulas.constant_release_error, "0.5")),
+    fault("prop2.2b", "error |value - (n - 1)|: n - 1 for n", "index",
+          offset_argument(formulas.constant_release_error, "n", -1)),
+
+    fault("prop2.3", "eq (1)'s r n for eq (2)'s r max(n, 1)", "other",
+          replace_body(formulas.target, lambda ctx, n, r: ctx.convert(r) * ctx.convert(n))),
+    fault("prop2.3", "r max(n - 1, 1): n - 1 for n", "index", offset_argument(formulas.target, "n", -1)),
+    fault("prop2.3", "eq (2)'s target halved", "factor", scale(formulas.target, "0.5")),
+    fault("prop2.3", "eq (2)'s target 0.1 % too strong", "constant", scale(formulas.target, "0.999")),
+    fault("prop2.3", "error value - n (the absolute value dropped)", "sign",
+          replace_body(formulas.constant_release_error, lambda ctx, n, value: ctx.convert(value) - ctx.convert(n))),
+    fault("prop2.3", "release 1 for 1/2", "constant", set_attribute(__name__, "RELEASE_VALUE", Fraction(1))),
+    uncatchable("prop2.3", "release 1/2 off by 1 % (0.505)", "constant",
+                "every constant c in (0, 1) meets eq (2) strictly at r = 1 (c < 1 at n = 0, n - c < n at n >= 1): "
+                "the claim is not tight in the value released"),
+]
+
 
 if __name__ == "__main__":
     from countdp.harness.runner import script_main

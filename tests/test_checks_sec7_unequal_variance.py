@@ -50,3 +50,56 @@ def test_figures_are_written(check_script, tmp_path):
     paths = check_script("sec7_unequal_variance").figures(s)
     assert all(Path(p).is_file() for p in paths)
     assert Path(paths[0]).stat().st_size > 0
+
+
+# --- the fault catalogue -------------------------------------------------------------------
+
+
+def _faults(check_script, claim_id):
+    from countdp.harness.faults import faults_in
+
+    return [f for f in faults_in(check_script("sec7_unequal_variance")) if f.claim == claim_id]
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_every_claim_has_three_catchable_faults_of_two_kinds(check_script, claim_id):
+    faults = _faults(check_script, claim_id)
+    catchable = [f for f in faults if f.catchable]
+    assert len(catchable) >= 3 and len({f.kind for f in catchable}) >= 2
+    assert all(f.reason for f in faults if not f.catchable)
+
+
+@pytest.mark.parametrize("claim_id,name", [
+    ("lem7.1", "eq (34) with s_P and s_Q swapped: alpha s_P^2 + (1-alpha) s_Q^2"),
+    ("lem7.1", "finite iff the margin of eq (34) is >= 0 (the equality case taken as finite)"),
+    ("lem7.1", "D without its log(s_Q^2/s_a^2)/(2(alpha-1)) term"),
+    ("lem7.1", "D with log(s_Q^2/s_a^2)/2: the 1/(alpha-1) factor dropped"),
+    ("sec7.boundary", "X_0 = delta_1 (the edge's other end) for delta_0"),
+    ("sec7.boundary", "P(X_1 > 0) taken as 0 (X_1 read as the point mass at 0)"),
+    ("eq35", "(n+1)^2/(2n-1) for (n+1)^2/(2n+1)"),
+    ("eq35", "finite iff alpha <= (n+1)^2/(2n+1) (the threshold itself taken as finite)"),
+])
+def test_named_faults_are_caught_by_the_cases(check_script, run_claim, monkeypatch, claim_id, name):
+    """The claim (quick, no certificates) fails with the fault applied."""
+    import sys
+
+    mod = check_script("sec7_unequal_variance")
+    monkeypatch.setitem(sys.modules, mod.__name__, mod)  # set_attribute(__name__, ...) patches this module
+    (flt,) = [f for f in _faults(check_script, claim_id) if f.name == name]
+    with flt.applied():
+        res = run_claim(claim_id, quick=True, certify=False, stop_at_first_failure=True)
+    assert res.status != "pass"
+
+
+def test_engine_just_above_and_densities_just_beside_the_threshold(run_claim):
+    """lem7.1's exact cases at alpha* and 2^-40 beside it are there (and hold)."""
+    res = run_claim("lem7.1", quick=True)
+    routes = [c.route for c in res.cases]
+    assert sum("2^-40 below alpha*" in r for r in routes) == 1
+    assert sum("2^-40 above alpha*" in r for r in routes) == 2  # densities and the engine
+    assert res.status == "pass"
+
+
+def test_certificate_scopes(check_spec):
+    scopes = {cid: [f.__countdp_certificate__.scope for f in check_spec(cid).certificates] for cid in IDS}
+    assert scopes == {"lem7.1": ["instance", "instance"], "sec7.boundary": ["instance"], "eq35": ["claim"]}

@@ -33,6 +33,9 @@ POINTS = [
     (formulas.unequal_variance_threshold, (1,)),
     (formulas.unequal_variance_threshold, (1000,)),
     (formulas.unequal_variance_error, (4, Fraction(1, 2))),
+    (formulas.unequal_variance_scale, (7, Fraction(1, 2))),
+    (formulas.normal_mass_above, (1, Fraction(1, 2), 0)),
+    (formulas.normal_mass_above, (Fraction(1, 2), 3, 2)),
 ]
 
 
@@ -57,6 +60,20 @@ def test_threshold_of_the_mechanism_is_lemma71s_threshold():
     for n in (1, 2, 10, 999):
         assert (formulas.unequal_variance_threshold.exact(n)
                 == formulas.gaussian_renyi_threshold.exact(r * (n + 1), r * n))
+
+
+def test_scale_of_eq33_vanishes_only_at_zero():
+    assert formulas.unequal_variance_scale.exact(0, Fraction(1, 2)) == 0
+    assert formulas.unequal_variance_scale.exact(4, Fraction(1, 2)) == 2
+
+
+def test_mass_above_is_the_gaussian_tail_by_quadrature():
+    """An independent route: P(N(mu, s^2) > x0) by mpmath quadrature of the density."""
+    with mpmath.workdps(30):
+        for mu, s, x0 in ((1, mpmath.mpf("0.5"), 0), (0, 2, 1), (-1, 1, 3)):
+            tail = mpmath.quad(lambda x: mpmath.npdf(x, mu, s), [x0, mu, mpmath.inf])
+            assert abs(formulas.normal_mass_above(mu, s, x0) - tail) < 1e-25
+        assert formulas.normal_mass_above(1, mpmath.mpf("0.5"), 0) > mpmath.mpf("0.97")  # Phi(2)
 
 
 def test_fp_is_vectorised():

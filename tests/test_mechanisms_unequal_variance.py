@@ -16,7 +16,7 @@ from countdp.mechanisms.unequal_variance import UnequalVarianceGaussian
 def test_unequal_variance_mechanism():
     with mpmath.workdps(30):
         X = UnequalVarianceGaussian(0.5)
-        assert isinstance(X.law(0), PointMass)
+        assert isinstance(X.law(0), PointMass) and X.law(0).x == 0
         law = X.law(4)
         assert law.mu == 4 and law.s == 2
         e = expected_distance(law, center=4)

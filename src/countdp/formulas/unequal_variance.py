@@ -50,6 +50,20 @@ def gaussian_kl(ctx, mu_p, s_p, mu_q, s_q):
 
 
 @formula
+def unequal_variance_scale(ctx, n, r):
+    """eq (33): the standard deviation r n of X_n ~ N(n, r^2 n^2); 0 at n = 0, where X_0 = N(0, 0)
+    is the point mass delta_0."""
+    return ctx.convert(r) * ctx.convert(n)
+
+
+@formula
+def normal_mass_above(ctx, mu, s, x0):
+    """P(N(mu, s^2) > x0) = Phi((mu - x0)/s), s > 0.  For X_1 = N(1, r^2) of eq (33) and x0 = 0:
+    Phi(1/r) > 1/2, the mass on (0, inf) where X_0 = delta_0 has none (Section 7's boundary edge)."""
+    return ctx.ncdf((ctx.convert(mu) - ctx.convert(x0)) / ctx.convert(s))
+
+
+@formula
 def unequal_variance_threshold(ctx, n):
     """eq (35): D_alpha(X_{n+1} || X_n) for X_n ~ N(n, r^2 n^2), n >= 1, is finite iff
     alpha < (n+1)^2/(2n+1) (eq 34 with s_P = r(n+1), s_Q = r n; the factor r^2 cancels)."""

@@ -31,11 +31,13 @@ class UnequalVarianceGaussian:
         return f"UnequalVarianceGaussian(r={self.r!r})"
 
     def law(self, n) -> Law:
-        """The output law at count n (delta_0 at n = 0)."""
+        """The output law at count n: N(n, s^2) with s = r n (eq 33), the point mass delta_0
+        at n = 0 where s = 0."""
         n = validate.count("n", n)
-        if n == 0:
-            return PointMass(0)
-        return Gaussian(n, mpmath.mpf(self.r) * n)
+        s = formulas.unequal_variance_scale(n, mpmath.mpf(self.r))
+        if s == 0:
+            return PointMass(n)
+        return Gaussian(n, s)
 
     def expected_abs_error(self, n):
         """E|X_n - n| = r n sqrt(2/pi) (the scale of eq 2 at positive counts)."""
@@ -48,4 +50,4 @@ class UnequalVarianceGaussian:
 
     def sample(self, n, rng: np.random.Generator, size) -> np.ndarray:
         n = validate.count("n", n)
-        return n + float(self.r) * n * rng.standard_normal(size)
+        return n + formulas.unequal_variance_scale.fp(n, float(self.r)) * rng.standard_normal(size)
