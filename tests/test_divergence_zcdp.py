@@ -33,6 +33,17 @@ def test_bun_steinke_formula():
     assert abs(float(zcdp.zcdp_to_approx_dp(0.01, 1e-6)) - (0.01 + 2 * math.sqrt(0.01 * math.log(1e6)))) < 1e-14
 
 
+@pytest.mark.parametrize("rho, k", [("1e-4", 3), ("0.01", 100), ("1", 10_000)])
+def test_chernoff_route_equals_bun_steinke(rho, k):
+    """The proof's Chernoff bound, optimised over alpha numerically and inverted in eps, is the
+    closed form rho + 2 sqrt(rho log(1/delta)) (the optimum alpha = (eps + rho)/(2 rho))."""
+    rho, delta = mpmath.mpf(rho), mpmath.mpf(10) ** -k
+    eps = zcdp.chernoff_epsilon(rho, delta)
+    assert abs(eps - zcdp.zcdp_to_approx_dp(rho, delta)) < 1e-22 * (1 + eps)
+    assert abs(zcdp.chernoff_log_tail(rho, eps) - mpmath.log(delta)) < 1e-20 * k
+    assert zcdp.chernoff_log_tail(rho, rho) == 0
+
+
 def test_cks_known_value():
     eps = zcdp.cks_eps(mpmath.mpf(1) / 32, mpmath.mpf("1e-3"))
     assert abs(eps - mpmath.mpf("0.6880024554878086")) < 1e-15

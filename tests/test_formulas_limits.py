@@ -19,6 +19,8 @@ CASES = [
     (formulas.fixed_shift_constant, ("0.5",)),
     (formulas.small_r_sigma, ("0.001", "2")),
     (formulas.boundary_budget_asymptote, ("0.01", "0.01")),
+    (formulas.diagonal_boundary_order, ("0.01",)),
+    (formulas.small_error_budget, ("1000", "0.05")),
     (formulas.inverse_half_remainder, ("0.25",)),
     (formulas.inverse_half_cubic_coefficient, ()),
     (formulas.log_gaussian_upper_constant, ()),
@@ -96,3 +98,20 @@ def test_small_r_limits_of_section_5_1():
                 assert abs(v1 / formulas.boundary_budget_asymptote(r, c) - 1) < 10 * r
                 assert abs(r * r / (2 * s * s) - formulas.fixed_shift_constant(c)) < 10 * r * (1 + c) ** 2
     assert math.isclose(float(formulas.fixed_shift_constant(1)), 4 / math.pi)
+
+
+def test_diagonal_boundary_order_is_the_asymptote_at_c_equal_r():
+    """(1+r)^2/(pi r^2) log^2((1+r)/r) over r^-2 log^2(1/r) tends to 1/pi as r -> 0."""
+    with mpmath.workdps(30):
+        for r in (mpmath.mpf("1e-6"), mpmath.mpf("1e-9")):
+            ratio = formulas.boundary_budget_asymptote(r, r) / formulas.diagonal_boundary_order(r)
+            assert abs(ratio * mpmath.pi - 1) < 10 * r
+
+
+def test_small_error_budget_is_the_limit_of_the_second_regime():
+    """r^2 n^2 (1/(pi r^2 n^2)) = 1/pi, the r -> 0 limit of r^2/(2 Phi^{-1}((1+r)/2)^2)."""
+    with mpmath.workdps(30):
+        for r in (mpmath.mpf("1e-3"), mpmath.mpf("1e-5")):
+            n = 10**6
+            k = formulas.large_count_coefficient(r, r, 0)
+            assert abs(k / (r * r * n * n * formulas.small_error_budget(n, r)) - 1) < r * r

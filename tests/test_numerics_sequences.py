@@ -5,7 +5,7 @@ from __future__ import annotations
 import mpmath
 import pytest
 
-from countdp.numerics.sequences import decades, richardson, spread
+from countdp.numerics.sequences import decades, fitted_exponent, richardson, spread
 
 
 pytestmark = pytest.mark.mp_dps(30)
@@ -58,3 +58,13 @@ def test_richardson_spread_decades_bad_input():
             bad()
     assert spread([2, 4, 3]) == 2
     assert decades(1, 3) == [10, 100, 1000]
+
+
+def test_fitted_exponent_of_a_power_law():
+    xs = [10 ** k for k in range(1, 7)]
+    assert abs(fitted_exponent(xs, [3 * mpmath.mpf(x) ** -2 for x in xs]) + 2) < 1e-25
+    assert abs(fitted_exponent(xs, [mpmath.mpf(x) ** -1 * (1 + mpmath.mpf(1) / x) for x in xs]) + 1) < 0.05
+    for bad in (lambda: fitted_exponent([1], [1]), lambda: fitted_exponent([1, 2], [1, 0]),
+                lambda: fitted_exponent([2, 2], [1, 3])):
+        with pytest.raises(ValueError):
+            bad()

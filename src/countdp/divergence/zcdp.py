@@ -49,6 +49,7 @@ from ..laws import Density, Gaussian, GaussianDensity, Law, LogShiftedGaussian, 
     PointMass
 from ..numerics import validate
 from ..numerics.estimate import Estimate
+from ..numerics.optimize import maximise
 from ..numerics.tolerance import working_precision
 
 INF = mpmath.mpf("inf")
@@ -110,6 +111,35 @@ def zcdp_to_approx_dp(rho, delta):
     rho = validate.real("rho", rho, lo=0, lo_open=False)
     delta = validate.real("delta", delta, lo=0, hi=1)
     return formulas.bun_steinke_epsilon(mpmath.mpf(rho), mpmath.mpf(delta))
+
+
+def chernoff_log_tail(rho, eps):
+    """The proof of the Bun-Steinke conversion, numerically: the privacy loss L of a pair with
+    ``D_alpha = alpha rho`` has ``E exp((alpha-1) L) = exp((alpha-1) alpha rho)``, so Markov gives
+    ``log P(L > eps) <= (alpha-1)(alpha rho - eps)`` for every alpha > 1.  Returns the best such
+    bound, minimised over alpha numerically (grid, golden section, Newton on the numerical
+    derivative) on (1, eps/rho], outside which the bound is >= 0; no closed form of the optimum
+    is used.  0 (no information) for eps <= rho."""
+    rho = mpmath.mpf(validate.real("rho", rho, lo=0))
+    eps = mpmath.mpf(validate.real("eps", eps, lo=0, lo_open=False))
+    if eps <= rho:
+        return mpmath.mpf(0)
+    best = maximise(lambda a: -(a - 1) * (a * rho - eps), 1, eps / rho, grid=64)
+    return min(-best.value, mpmath.mpf(0))
+
+
+def chernoff_epsilon(rho, delta):
+    """The eps at which :func:`chernoff_log_tail` equals log(delta): the conversion that the
+    proof's algebra gives, by root-finding in eps (the tail bound decreases in eps).  An
+    independent route to :func:`zcdp_to_approx_dp` (equal to it exactly in exact arithmetic)."""
+    rho = mpmath.mpf(validate.real("rho", rho, lo=0))
+    delta = mpmath.mpf(validate.real("delta", delta, lo=0, hi=1))
+    target = mpmath.log(delta)
+    hi = 2 * rho + 1
+    while chernoff_log_tail(rho, hi) > target:
+        hi *= 2
+    return _solve_decreasing(lambda e: chernoff_log_tail(rho, e) - target, rho, hi,
+                             _xtol(hi, working_precision(8)))
 
 
 def cks_alpha(rho, eps):

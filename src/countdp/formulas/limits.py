@@ -4,8 +4,9 @@ Section 8, each written once.
 Section 5.1 (the large-count coefficient ``lim_n r^2 n^2 v(n)`` and how it behaves as r -> 0):
 Theorem 3.1(iii) gives ``lim_n r^2 n^2 v(n) = r^2 / (2 sigma^2)``; with c fixed and r0/r -> 1 it
 tends to ``(1+c)^2/pi``, because ``sigma ~ (r/(1+c)) sqrt(pi/2)``; the boundary cost behaves
-as ``v(1) ~ (1+c)^2/(pi r^2) log^2((1+c)/c)``.  Eq (13): ``Phi^{-1}((1+r)/2) = r sqrt(pi/2) +
-O(r^3)`` with the r^3 coefficient ``sqrt(pi/2) pi/12``.  Eq (32): the upper constant ``1/pi`` and
+as ``v(1) ~ (1+c)^2/(pi r^2) log^2((1+c)/c)``, of order ``r^-2 log^2(1/r)`` when c = r.
+Eq (13): ``Phi^{-1}((1+r)/2) = r sqrt(pi/2) + O(r^3)`` with the r^3 coefficient
+``sqrt(pi/2) pi/12``, and the budget ``1/(pi r^2 n^2)``.  Eq (32): the upper constant ``1/pi`` and
 the ratio ``4 e^2/pi^2`` of the bounds on C*.  Section 8: the second-order term of the
 multiplicative noise, ``E|exp(sigma Z - sigma^2) - 1 - sigma Z| / sigma^2 -> E|Z^2/2 - 1|``.
 
@@ -52,6 +53,13 @@ def boundary_budget_asymptote(ctx, r, c):
     return (1 + c) ** 2 / (ctx.pi * r * r) * ctx.log((1 + c) / c) ** 2
 
 
+@formula
+def diagonal_boundary_order(ctx, r):
+    """Section 5.1: with the diagonal choice c = r, v(1) is of order r^-2 log^2(1/r)."""
+    r = ctx.convert(r)
+    return ctx.log(1 / r) ** 2 / (r * r)
+
+
 # ---------------------------------------------------------------------------------------------
 # eq (13): the expansion of Phi^{-1}((1+r)/2)
 # ---------------------------------------------------------------------------------------------
@@ -63,6 +71,14 @@ def inverse_half_remainder(ctx, r):
     cancels about 2 log10(1/r) digits, so evaluate it with guard digits)."""
     r = ctx.convert(r)
     return ctx.ncdf_inv_half(r) - r * ctx.sqrt(ctx.pi / 2)
+
+
+@formula
+def small_error_budget(ctx, n, r):
+    """eq (13): with r0 -> r and c -> 0, then r -> 0, the large-count budget approaches
+    1/(pi r^2 n^2)."""
+    r, n = ctx.convert(r), ctx.convert(n)
+    return 1 / (ctx.pi * r * r * n * n)
 
 
 @formula

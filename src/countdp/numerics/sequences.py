@@ -2,7 +2,7 @@
 
 A limit claim is shown by evaluating along a sequence and extrapolating (:func:`richardson`,
 with an error estimate); a claimed rate by the scaled sequence staying bounded over decades
-(:func:`spread`, :func:`decades`).
+(:func:`spread`, :func:`decades`) or its fitted exponent (:func:`fitted_exponent`).
 """
 
 from __future__ import annotations
@@ -95,3 +95,22 @@ def decades(lo_exp: int, hi_exp: int, base: int = 10) -> list[int]:
     if hi_exp < lo_exp:
         raise ValueError("hi_exp must be >= lo_exp")
     return [base ** k for k in range(lo_exp, hi_exp + 1)]
+
+
+def fitted_exponent(xs: Sequence, values: Sequence):
+    """The exponent p of a power law ``values ~ K xs^p``: the least-squares slope of
+    log(values) against log(xs) (both positive).  A rate claimed over decades is compared through
+    p with a stated tolerance, so that a wrong power is seen as a wrong number, not a spread."""
+    if len(xs) != len(values) or len(xs) < 2:
+        raise ValueError("xs and values must have the same length >= 2")
+    X = [mpmath.log(mpmath.mpf(x)) for x in xs]
+    Y = []
+    for v in values:
+        v = mpmath.mpf(v)
+        if not v > 0:
+            raise ValueError("values must all be > 0 for a fitted exponent")
+        Y.append(mpmath.log(v))
+    if len(set(X)) < 2:
+        raise ValueError("xs must hold at least two distinct values")
+    mx, my = mpmath.fsum(X) / len(X), mpmath.fsum(Y) / len(Y)
+    return mpmath.fsum((x - mx) * (y - my) for x, y in zip(X, Y)) / mpmath.fsum((x - mx) ** 2 for x in X)
