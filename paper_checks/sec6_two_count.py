@@ -3,6 +3,8 @@
 Claims lem6.1 (a chain of k edges costs alpha k^2 rho), prop6.2 (eq 14 for every n and its
 liminf (15)), prop6.2.steps (the proof's algebra, Markov, total-variation, KL and Pinsker steps,
 measured on three concrete admissible mechanisms).
+
+``FAULTS`` lists the transcription mistakes each check must catch (``countdp faults``).
 """
 
 import math
@@ -22,6 +24,7 @@ from countdp.divergence.information import total_variation
 from countdp.formulas.lower_bounds import TWO_COUNT_BOUND_FP_RTOL, exact_partner
 from countdp.divergence.renyi import kl, renyi
 from countdp.harness.claims import certificate, claim
+from countdp.harness.faults import fault, offset_argument, replace_body, scale
 from countdp.laws import FinitePmf, Gaussian, MixedLaw
 from countdp.laws.moments import expected_distance, probability_at_most
 from countdp.laws.reference import Laplace
@@ -703,6 +706,90 @@ def markov_step_is_certified(cert):
         res = certify_markov_sum_bound(nboxes=64 if cert.quick else 256, prec=PREC)
         cert.record("r(q+1)/(q-1) <= (1+r)/2 for q >= q0(r), r in [0.01, 0.99]",
                     "exact identity + signs decided on r-boxes", None, res.verdict, boxes=res.boxes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Faults: plausible transcription mistakes each check must catch
+# ---------------------------------------------------------------------------------------------
+
+
+def _two_count_bound_miscopied(keep_n=True, power=2):
+    """eq (14) rewritten with the gap ceil(C_r n) - n (or, wrongly, ceil(C_r n)) and (1 - r)^power."""
+    def body(ctx, n, r):
+        m = exact_partner(ctx, n, r)
+        gap = ctx.convert(m - n if keep_n else m)
+        try:
+            num = ctx.convert((1 - exact.convert(r)) ** power)
+        except TypeError:
+            num = (1 - ctx.convert(r)) ** power
+        return num / (2 * gap * gap)
+    return body
+
+
+def _two_count_limit_miscopied(power=6, sixteen_eights=128, r_power=2):
+    def body(ctx, r):
+        r = ctx.convert(r)
+        return (1 - r) ** power / (sixteen_eights * r ** r_power * (1 + r) ** 2)
+    return body
+
+
+FAULTS = [
+    # Lemma 6.1: alpha k^2 rho
+    fault("lem6.1", "alpha k rho for alpha k^2 rho (linear group privacy)", "exponent",
+          replace_body(formulas.group_privacy_bound, lambda ctx, alpha, k, rho:
+                       ctx.convert(alpha) * ctx.convert(k) * ctx.convert(rho))),
+    fault("lem6.1", "k^2 rho without alpha", "factor",
+          replace_body(formulas.group_privacy_bound, lambda ctx, alpha, k, rho:
+                       ctx.convert(k) ** 2 * ctx.convert(rho))),
+    fault("lem6.1", "k + 1 edges for k", "index", offset_argument(formulas.group_privacy_bound, "k", 1)),
+    fault("lem6.1", "alpha k^2 rho twice too large", "factor", scale(formulas.group_privacy_bound, 2)),
+    # Proposition 6.2: eqs (14) and (15)
+    fault("prop6.2", "eq (14) twice too strong", "factor", scale(formulas.two_count_bound, 2)),
+    fault("prop6.2", "eq (14) 100x too strong", "factor", scale(formulas.two_count_bound, 100)),
+    fault("prop6.2", "C_r with 3r -> 2r", "constant",
+          replace_body(formulas.two_count_ratio_root, lambda ctx, r:
+                       (1 + 2 * ctx.convert(r)) / (1 - ctx.convert(r)))),
+    fault("prop6.2", "C_r without its square", "exponent",
+          replace_body(formulas.two_count_ratio, lambda ctx, r: formulas.two_count_ratio_root(ctx, r))),
+    fault("prop6.2", "m = floor(C_r n) for ceil(C_r n)", "index",
+          replace_body(formulas.two_count_partner, lambda ctx, n, r:
+                       ctx.floor(formulas.two_count_ratio(ctx, r) * n))),
+    fault("prop6.2", "ceil(C_r n) - n -> ceil(C_r n) in eq (14)", "dropped term",
+          replace_body(formulas.two_count_bound, _two_count_bound_miscopied(keep_n=False))),
+    fault("prop6.2", "(1 - r)^2 -> (1 - r) in eq (14)", "exponent",
+          replace_body(formulas.two_count_bound, _two_count_bound_miscopied(power=1))),
+    fault("prop6.2", "n - 1 for n in eq (14)", "index", offset_argument(formulas.two_count_bound, "n", -1)),
+    fault("prop6.2", "eq (15) with 128 -> 64", "factor",
+          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(sixteen_eights=64))),
+    fault("prop6.2", "eq (15) with (1-r)^6 -> (1-r)^4", "exponent",
+          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(power=4))),
+    fault("prop6.2", "eq (15) with r^2 -> r", "exponent",
+          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(r_power=1))),
+    # Proposition 6.2: the proof's steps
+    fault("prop6.2.steps", "Markov sum r(q+1)/(q-1) -> r(q+1)/(q+1)", "sign",
+          replace_body(formulas.markov_sum, lambda ctx, r, q:
+                       ctx.convert(r) * (ctx.convert(q) + 1) / (ctx.convert(q) + 1))),
+    fault("prop6.2.steps", "Pinsker's factor 2 dropped: KL >= d_TV^2", "factor",
+          replace_body(formulas.pinsker_kl_floor, lambda ctx, tv: ctx.convert(tv) ** 2)),
+    fault("prop6.2.steps", "eq (16) floor (1-r)/2 -> 1 - r", "factor", scale(formulas.total_variation_floor, 2)),
+    fault("prop6.2.steps", "eq (16) floor 1 - (1+r)/2 -> (1+r)/2", "sign",
+          replace_body(formulas.total_variation_floor, lambda ctx, r: (1 + ctx.convert(r)) / 2)),
+    fault("prop6.2.steps", "C_r - 1 = 4r(1+r)/(1-r)^2 (8 -> 4)", "factor",
+          scale(formulas.two_count_ratio_excess, "0.5")),
+    fault("prop6.2.steps", "C_r - 1 = 8r(1+r)/(1-r) (square dropped)", "exponent",
+          replace_body(formulas.two_count_ratio_excess, lambda ctx, r:
+                       8 * ctx.convert(r) * (1 + ctx.convert(r)) / (1 - ctx.convert(r)))),
+    fault("prop6.2.steps", "Markov rn/(t-n) -> rn/t", "dropped term",
+          replace_body(formulas.markov_exceedance, lambda ctx, n, t, r:
+                       ctx.convert(r) * ctx.convert(n) / ctx.convert(t))),
+    fault("prop6.2.steps", "threshold t = (m+n)/2 for sqrt(mn)", "other",
+          replace_body(formulas.two_count_threshold, lambda ctx, n, m: (ctx.convert(n) + ctx.convert(m)) / 2)),
+    fault("prop6.2.steps", "Markov sum limit (1-r)/2 for (1+r)/2", "sign",
+          replace_body(formulas.markov_sum_limit, lambda ctx, r: (1 - ctx.convert(r)) / 2)),
+    fault("prop6.2.steps", "C_r with 3r -> 2r", "constant",
+          replace_body(formulas.two_count_ratio_root, lambda ctx, r:
+                       (1 + 2 * ctx.convert(r)) / (1 - ctx.convert(r)))),
+]
 
 
 if __name__ == "__main__":
