@@ -8,8 +8,11 @@ eqs (30), (31) and the constant pi/(4e^2) of eq 29).
 Rates and limits are checked along sequences: a remainder that is O(1/N) is shown by the ratio
 N x |remainder| staying bounded over decades, with the stated rule "every later ratio is at
 most twice the larger of the first two"; a wrong limit makes that ratio grow like N and fails.
+
+``FAULTS`` lists the transcription mistakes each check must catch (``countdp faults``).
 """
 
+import math
 from fractions import Fraction
 
 import mpmath
@@ -24,11 +27,12 @@ from countdp.divergence.information import (differential_entropy, estimator_erro
                                             many_count_bound_for_prior, mutual_information,
                                             mutual_information_mc, prior_moments, shannon_entropy)
 from countdp.harness.claims import certificate, claim
-from countdp.laws import Gaussian
+from countdp.harness.faults import fault, offset_argument, replace_body, scale, set_attribute, wrap_body
+from countdp.laws import Gaussian, PointMass
 from countdp.laws.expectation import mc_abs_error
 from countdp.laws.moments import expected_distance, law_moments
 from countdp.laws.priors import (best_gaussian_prior_scale, best_uniform_scale, best_uniform_size,
-                                 binomial_prior, quantized_truncated_gaussian,
+                                 binomial_prior, discrete_laplace_prior, quantized_truncated_gaussian,
                                  quantized_truncated_gaussian_prior, uniform_prior,
                                  uniform_size_near)
 from countdp.laws.reference import (Laplace, Logistic, RaisedCosine, Triangular, TruncatedGaussian,
@@ -107,16 +111,14 @@ def _per_count(cname, noise, quick_cache):
     return (lambda j: mech.expected_abs_error_released(5 + j)), mpmath.mpf(0)
 
 
-def _lemma_ingredients(check, draws):
-    """E|U| = 1/4 for the dither, and h(W) <= log(2e E|W|) with equality for the Laplace law;
-    returns the gaps log(2e E|W|) - h(W)."""
-    U = Uniform(-0.5, 0.5)
-    e = expected_distance(U, 0)
+def _lemma_ingredients(check, draws, U, e):
+    """E|U| = 1/4 for the dither U (``e``: E|U| by quadrature), and h(W) <= log(2e E|W|) with
+    equality for the Laplace law; returns the gaps log(2e E|W|) - h(W)."""
     check.compare({"quantity": "E|U|"}, e.value, "==", formulas.dither_abs_mean(), tol=e.error,
                   route="quadrature")
     mc = mc_abs_error(U, 0, check.rng("dither"), draws)
-    check.compare({"quantity": "E|U|", "draws": draws}, mc.mean, "==", 0.25, tol=mc.halfwidth,
-                  route="Monte Carlo")
+    check.compare({"quantity": "E|U|", "draws": draws}, mc.mean, "==", formulas.dither_abs_mean(),
+                  tol=mc.halfwidth, route="Monte Carlo")
     laws = {"Gaussian(0, 1.3)": (Gaussian(0, 1.3), (), "<"),
             "Uniform(-1, 1)": (Uniform(-1, 1), (), "<"),
             "Logistic(0, 0.7)": (Logistic(0, 0.7), (0,), "<"),
@@ -133,28 +135,41 @@ def _lemma_ingredients(check, draws):
     return gaps
 
 
-@claim("lem6.3", routes=[
-    "I(J;Y) by composite Gauss-Legendre quadrature of sum_j p_j int f_j log(f_j/f_mix) (error: rule "
-    "doubling plus a proven tail bound)",
-    "Monte Carlo of E log(f_J(Y)/f_mix(Y)) from the channels' own samplers (5 standard errors)",
-    "the bound (17) from H(J) (pmf sum) and D = E|J - Jt(Y)| (mpmath quadrature of the noise law; the "
-    "mechanism's exact error)",
-    "ingredients: E|U| = 1/4 and h(W) <= log(2e E|W|) by mpmath quadrature and Monte Carlo"])
-def absolute_error_forces_information(check):
-    draws = 50_000 if check.quick else 200_000
-    gaps = _lemma_ingredients(check, draws)
+def _proof_algebra_17(check, dither, tol):
+    """The proof's last line: (17) is H(J) minus the largest entropy log(2e d) (the Laplace law,
+    its own formula) at d = D + E|U|, E|U| by quadrature -- (17) and the maximum entropy are
+    written from their own displays, so this is an identity between two formulas."""
+    for H in (mpmath.log(5), mpmath.mpf("2.5")):
+        for D in ("0", "0.01", "0.3", "2", "40"):
+            D = mpmath.mpf(D)
+            check.compare({"H(J)": H, "D": D}, formulas.information_floor(H, D), "==",
+                          H - formulas.laplace_entropy(D + dither.value),
+                          tol=dither.error / (D + dither.value) + tol,
+                          route="(17) = H(J) - log(2e(D + E|U|)) (maximum entropy at D + E|U|)")
+
+
+#: the Monte Carlo cross-check of I(J;Y) runs on these many (prior, channel) pairs (not on the
+#: near-noiseless channels); the check asserts it never covers fewer
+MC_CROSSCHECKED = {True: 3, False: 10}
+
+
+def _channel_cases(check, draws):
+    """(17) on the channels: I(J;Y) by quadrature (and Monte Carlo where informative) against
+    H(J) - log(2e(D + 1/4)) at the estimator's exact error D.  Returns the tightest case, the
+    near-noiseless case of the controls and the Monte Carlo coverage (done, pairs)."""
     priors = {"uniform K=5": uniform_prior(5)}
     if not check.quick:
         priors["binomial(8, 0.4)"] = binomial_prior(8, 0.4)
-    worst = None
-    control_case = None
+    worst, control_case, covered, pairs = None, None, 0, 0
     for pname, prior in priors.items():
         H = shannon_entropy(prior)
         cache = {}
         for cname, (ch, offset, use_mc, noise) in _channels(check.quick).items():
             p = {"prior": pname, "channel": cname}
             info = mutual_information(prior, ch)
+            pairs += 1
             if use_mc:
+                covered += 1
                 mc = mutual_information_mc(prior, ch, check.rng(pname, cname), draws)
                 check.compare({**p, "draws": draws}, info.value, "==", mc.mean, tol=mc.halfwidth + info.error,
                               route="quadrature vs Monte Carlo")
@@ -169,17 +184,86 @@ def absolute_error_forces_information(check):
                 worst = (info.value - lb, pname, cname)
             if cname == "J + N(0, 0.1^2)" and pname == "uniform K=5":
                 control_case = (info, H, D.value)
-    info, H, D = control_case
+    return worst, control_case, (covered, pairs)
+
+
+def laplace_bumps(b, copies=3):
+    """The near-extremal instance of (17): J made of ``copies`` discrete Laplace bumps of scale b
+    (half-width T = 20 b) side by side, equally likely, and Y the centre of J's bump (a
+    deterministic quantizer).  Then I(J;Y) = log(copies), Jt(Y) = Y has error D = E|J - centre|,
+    and given Y, X = J + U is close to a Laplace law of scale b: the maximum-entropy step of the
+    proof is nearly an equality, and the dither costs log(1 + 1/(4D)) ~ 1/(4b).  Returns
+    (prior, channel)."""
+    T = int(20 * b)
+    bump = discrete_laplace_prior(b, T)
+    W = 2 * T + 1
+    prior = {i * W + k: p / copies for i in range(copies) for k, p in bump.items()}
+    return prior, (lambda j: PointMass((j // W) * W + T))
+
+
+def _near_extremal_17(check):
+    """(17) on the quantized Laplace bumps: I(J;Y) - (17) >= 0 and -> 0 like 1/(4b) (the
+    bounded-ratio rule on b (I - (17))); returns the gaps and the b = 25 case for the controls."""
+    bs = [5, 10, 25] if check.quick else [5, 10, 25, 50, 100]
+    gaps, keep = [], None
+    for b in bs:
+        prior, ch = laplace_bumps(b)
+        info = mutual_information(prior, ch)
+        H = shannon_entropy(prior)
+        D = estimator_error(prior, ch, 0)
+        lb = formulas.information_floor(H, D.value)
+        p = {"instance": "3 discrete Laplace bumps, Y = bump centre", "b": b, "D": D.value}
+        tol = info.error + D.error / D.value
+        check.compare(p, info.value, ">=", lb, tol=tol, route="I(J;Y) >= (17) on the near-extremal instance")
+        gaps.append(info.value - lb)
+        if b == 25:
+            keep = (info, H, D, tol)
+    _bounded_ratios(check, [{"instance": "Laplace bumps", "b": b} for b in bs],
+                    [b * g for b, g in zip(bs, gaps)], "b (I(J;Y) - (17)): (17) attained as b -> oo")
+    return dict(zip(bs, gaps)), keep
+
+
+@claim("lem6.3", routes=[
+    "I(J;Y) by composite Gauss-Legendre quadrature of sum_j p_j int f_j log(f_j/f_mix) (error: rule "
+    "doubling plus a proven tail bound)",
+    "Monte Carlo of E log(f_J(Y)/f_mix(Y)) from the channels' own samplers (5 standard errors)",
+    "the bound (17) from H(J) (pmf sum) and D = E|J - Jt(Y)| (mpmath quadrature of the noise law; the "
+    "mechanism's exact error)",
+    "ingredients: E|U| = 1/4 and h(W) <= log(2e E|W|) by mpmath quadrature and Monte Carlo",
+    "the proof's algebra: (17) = H(J) - (maximum entropy log(2e d) at d = D + E|U|)",
+    "a near-extremal instance: discrete Laplace bumps through a quantizer, I(J;Y) - (17) -> 0"])
+def absolute_error_forces_information(check):
+    draws = 50_000 if check.quick else 200_000
+    tol = working_precision(5)
+    U = Uniform(-0.5, 0.5)
+    dither = expected_distance(U, 0)
+    _proof_algebra_17(check, dither, tol)
+    gaps = _lemma_ingredients(check, draws, U, dither)
+    worst, (info, H, D), (covered, pairs) = _channel_cases(check, draws)
+    check.compare({"quantity": "(prior, channel) pairs cross-checked by Monte Carlo", "of": pairs}, covered,
+                  ">=", MC_CROSSCHECKED[check.quick], tol=0, route="coverage of the Monte Carlo route",
+                  monte_carlo=False)
+    bump_gaps, (b_info, b_H, b_D, b_tol) = _near_extremal_17(check)
     check.control("(17) without the dither term: I >= H(J) - log(2e D) (uniform K=5, J + N(0, 0.1^2))",
-                  info.value, ">=", H - mpmath.log(2 * mpmath.e * D), tol=info.error)
-    check.control("(17) with e instead of 2e: I >= H(J) - log(e(D + 1/4)) (same pair)",
-                  info.value, ">=", H - mpmath.log(mpmath.e * (D + mpmath.mpf(1) / 4)), tol=info.error)
+                  info.value, ">=", formulas.information_floor(H, D - formulas.dither_abs_mean()), tol=info.error)
+    check.control("(17) with e instead of 2e: I >= (17) + log 2 (same pair)",
+                  info.value, ">=", formulas.information_floor(H, D) + mpmath.log(2), tol=info.error)
+    check.control("(17) 1 % too strong, 2e -> 1.98e: I >= (17) - log 0.99 (Laplace bumps, b = 25)",
+                  b_info.value, ">=", formulas.information_floor(b_H, b_D.value) - mpmath.log(mpmath.mpf("0.99")),
+                  tol=b_tol)
+    check.control("(17) without the dither term on the Laplace bumps (b = 25): I >= H(J) - log(2e D)",
+                  b_info.value, ">=", formulas.information_floor(b_H, b_D.value - formulas.dither_abs_mean()),
+                  tol=b_tol)
     check.finding(what="log(2e E|W|) - h(W)", **{k: v for k, v in gaps.items()})
-    check.slack(f"smallest I(J;Y) - (17) = {float(worst[0]):.4g} ({worst[1]}, {worst[2]}); Laplace "
-                f"equality gap {float(gaps['Laplace(0, 0.8)']):.2g}")
+    check.finding(what="I(J;Y) - (17) on the Laplace bumps, by scale b",
+                  **{f"b={b}": g for b, g in bump_gaps.items()})
+    check.slack(f"(17) attained to {float(bump_gaps[25]):.3g} nats on the Laplace bumps at b = 25 "
+                f"({float(min(bump_gaps.values())):.3g} at the largest b); smallest I(J;Y) - (17) on the "
+                f"channels = {float(worst[0]):.4g} ({worst[1]}, {worst[2]}); Laplace equality gap "
+                f"{float(gaps['Laplace(0, 0.8)']):.2g}; Monte Carlo cross-check on {covered}/{pairs} channel pairs")
 
 
-@certificate("lem6.3")
+@certificate("lem6.3", scope="instance")
 def ingredients_are_certified(cert):
     """E|U| = 1/4 and the Laplace law's entropy log(2 e d) at E|W| = d, as enclosed integrals;
     the Gaussian and uniform laws with E|W| = d have strictly smaller entropy."""
@@ -245,6 +329,48 @@ def _two_halves(check, r, n, pname, prior, j_star):
     check.note(f"r={r}, n={n}, {pname}: (22) {float(lo):.4f} <= I = {info.value:.6f} <= (21) {float(up):.4g}")
 
 
+def _exact_priors():
+    """name -> ({k: exact probability}, j*): priors with j* != E J (where E(J - j*)^2 exceeds
+    Var J), and the symmetric uniform prior of Corollary 6.5."""
+    def uniform(K):
+        return {k: Fraction(1, K) for k in range(K)}
+
+    return {"uniform K=5, j*=0": (uniform(5), 0), "uniform K=11, j*=2": (uniform(11), 2),
+            "uniform K=11, j*=5": (uniform(11), 5),
+            "binomial(8, 1/4), j*=3": ({k: Fraction(math.comb(8, k) * 3 ** (8 - k), 4 ** 8) for k in range(9)}, 3)}
+
+
+def _proof_identities(check, tol):
+    """(22) = (17) at D = r(n + EJ), and (19) = [(22)]_+ / E(J - j*)^2, through the library's
+    formulas (each written from its own display) and the library's prior moments, with
+    E(J - j*)^2 summed exactly from the rational pmf; the vacuous cases ((22) < 0 at large n) are
+    included, where (19) must be 0.  Returns how many of the cases were vacuous."""
+    vacuous = 0
+    for pname, (pmf, j_star) in _exact_priors().items():
+        mp_pmf = {k: mpmath.mpf(v.numerator) / v.denominator for k, v in pmf.items()}
+        m = prior_moments(mp_pmf, j_star)
+        second = sum(v * (k - j_star) ** 2 for k, v in pmf.items())  # exactly
+        second_mp = mpmath.mpf(second.numerator) / second.denominator
+        for n in (1, 5, 100, 10 ** 4):
+            for r in (Fraction(1, 2), R, Fraction(1, 100)):
+                p = {"prior": pname, "n": n, "r": r}
+                rm = mpmath.mpf(r.numerator) / r.denominator
+                utility = formulas.utility_information_floor(m.entropy, m.mean, n, r)
+                check.compare({**p, "quantity": "(22)"}, utility, "==",
+                              formulas.information_floor(m.entropy, rm * (n + m.mean)), tol=tol,
+                              route="(22) = (17) at D = r(n + EJ)")
+                bound = many_count_bound_for_prior(mp_pmf, j_star, n, r)
+                check.compare({**p, "quantity": "(19)"}, bound, "==", max(utility, 0) / second_mp,
+                              tol=tol * (1 + abs(utility)) / second_mp,
+                              route="(19) = [(22)]_+ / E(J - j*)^2 (E(J - j*)^2 exact from the pmf)")
+                check.compare({**p, "quantity": "(19), moments given"},
+                              formulas.many_count_bound(m.entropy, m.mean, second_mp, n, r), "==", bound,
+                              tol=tol * (1 + abs(utility)) / second_mp,
+                              route="(19) from the formula and from the pmf")
+                vacuous += utility < 0
+    return vacuous
+
+
 def _bound_over_decades(check):
     """eq (19) against admissible mechanisms over decades of n (uniform, binomial, quantized
     priors); returns the smallest v(n)/(19) among non-vacuous cases."""
@@ -279,10 +405,13 @@ def _bound_over_decades(check):
     "privacy side: v(n) E(J - j*)^2 (eq 21), the mechanism's v(n) from eq (6)",
     "utility side: H(J) - log(2e(r(n + EJ) + 1/4)) (eq 22), and (17) with the exact error D (eq 9 "
     "plus the clipping term)",
-    "eq (19) against the budgets of admissible mechanisms over n = 1..10^5"])
+    "eq (19) against the budgets of admissible mechanisms over n = 1..10^5",
+    "the proof's algebra: (22) = (17) at D = r(n + EJ), (19) = [(22)]_+ / E(J - j*)^2 with "
+    "E(J - j*)^2 summed exactly (priors with j* != EJ)"])
 def many_count_inequality(check):
     rs = [Fraction(1, 2), R] if check.quick else [Fraction(1, 2), R, Fraction(1, 100)]
     ns = [5] if check.quick else [2, 5, 20]
+    vacuous = _proof_identities(check, working_precision(5))
     for r in rs:
         for n in ns:
             for pname, (prior, j_star) in _priors_for_mi(check.quick).items():
@@ -303,10 +432,13 @@ def many_count_inequality(check):
     prior = uniform_prior(11)
     info = mutual_information(prior, lambda j: mech.released_law(5 + j))
     m = prior_moments(prior, 5)
+    utility = formulas.utility_information_floor(m.entropy, m.mean, 5, Fraction(1, 100))
+    d = mpmath.mpf("0.01") * (5 + m.mean)
     check.control("(22) without the dither term 1/4: I >= H - log(2e r(n + EJ)) (r = 0.01, n = 5, uniform K=11)",
-                  info.value, ">=", m.entropy - mpmath.log(2 * mpmath.e * mpmath.mpf("0.01") * (5 + m.mean)),
-                  tol=info.error)
-    check.slack(f"(21) on the Gaussian chain: I / (rho E(J-j*)^2) = {float(info_g.value / (rho * sec)):.6f}; "
+                  info.value, ">=", utility + mpmath.log(1 + formulas.dither_abs_mean() / d), tol=info.error)
+    check.slack(f"(19) = [(22)]_+/E(J-j*)^2 and (22) = (17) at D = r(n+EJ) to working precision ({vacuous} "
+                f"vacuous cases, where (19) = 0); "
+                f"(21) on the Gaussian chain: I / (rho E(J-j*)^2) = {float(info_g.value / (rho * sec)):.6f}; "
                 f"smallest v(n)/(19) among non-vacuous cases: {float(min_ratio[0]):.4g} ({min_ratio[1]}, n = "
                 f"{min_ratio[2]}, {min_ratio[3]})")
 
@@ -426,9 +558,10 @@ def uniform_prior_bound(check):
     best = _optimum_25(check, a_star, tol)
     _over_two_count(check, best, tol)
     # negative controls
-    check.control("the maximiser of (24) at r -> 0 is e^{3/2}", best.argmax, "==", mpmath.exp(mpmath.mpf(3) / 2),
+    check.control("the maximiser of (24) at r -> 0 is e^{3/2} (half of (25)'s)", best.argmax, "==", a_star / 2,
                   tol=best.argmax_error + tol)
-    check.control("the maximum of (24) at r -> 0 is 3/e^3", best.value, "==", 3 / mpmath.e ** 3, tol=tol)
+    check.control("the maximum of (24) at r -> 0 is 3/e^3 (twice (25)'s)", best.value, "==",
+                  2 * formulas.uniform_prior_constant(), tol=tol)
     wrong = formulas.uniform_prior_limit(a, rm) * 12 / mpmath.mpf("12.1")
     ratios = [rm * n * abs(s_ - wrong) for n, s_ in zip(n_seq, seq)]
     ok, last, cap = _ratios_ok(ratios)
@@ -438,7 +571,7 @@ def uniform_prior_bound(check):
                 f"(3/(2e^3))/(1/128) = {mpmath.nstr(formulas.uniform_over_two_count(), 6)}")
 
 
-@certificate("cor6.5")
+@certificate("cor6.5", scope="claim")
 def uniform_prior_maximum_is_certified(cert):
     """The maximiser 2e^{3/2} and maximum 3/(2e^3) of eq (24) at r -> 0 by branch and bound on
     the sign of its slope; the decimal 192/e^3 ~ 9.56."""
@@ -466,15 +599,18 @@ def _quantization_sequence(check, p, seq_name, S_seq, a, b, h, mean, second, zma
         m = prior_moments(q_S, 0)
         q = {**p, "S": S, "sequence": seq_name}
         check.compare({**q, "quantity": "sum p"}, float(np.sum(q_S.ps)), "==", 1, tol=len(q_S.ks) * 4e-15)
-        d = m.entropy - float(mpmath.log(S)) - float(h)
+        d = m.entropy - float(formulas.quantized_entropy(S, h))
         diffs.append(d)
         ratios.append(S * abs(d))
         params.append(q)
+        check.compare({**q, "quantity": "H(Q_S) - log S - h(Z)"}, d, ">=", 0, tol=1e-13 * (1 + abs(m.entropy)),
+                      route="(26) from above: Jensen on each cell gives H(Q_S) >= log S + h(Z)")
         tol_m = 1e-13 * (1 + S * abs(float(mean)))
-        check.compare({**q, "quantity": "|E Q_S - S E Z|"}, abs(m.mean - S * float(mean)), "<=", 0.5,
-                      tol=tol_m, route="(27)")
-        check.compare({**q, "quantity": "|E Q_S^2 - S^2 E Z^2|"}, abs(m.second_moment - S * S * second), "<=",
-                      S * zmax + 0.25, tol=1e-13 * S * S * second, route="(28)")
+        check.compare({**q, "quantity": "|E Q_S - S E Z|"}, abs(m.mean - float(formulas.quantized_mean(S, mean))),
+                      "<=", formulas.quantized_mean_remainder(), tol=tol_m, route="(27)")
+        check.compare({**q, "quantity": "|E Q_S^2 - S^2 E Z^2|"},
+                      abs(m.second_moment - float(formulas.quantized_second_moment(S, second))), "<=",
+                      formulas.quantized_second_moment_remainder(S, zmax), tol=1e-13 * S * S * second, route="(28)")
     _bounded_ratios(check, params, ratios, "S |H(Q_S) - log S - h(Z)|")
     check.compare({**params[-1], "quantity": "|H(Q_S) - log S - h(Z)| shrinks"}, abs(diffs[-1]), "<",
                   abs(diffs[0]) / 10 ** (len(S_seq) - 2), tol=0, route="remainder shrinks over the decades")
@@ -498,11 +634,51 @@ def _truncated_normal_closed_vs_quadrature(check, a, b):
     return h, mean, var
 
 
+def _quantized_uniform(S, lo, hi):
+    """The exact pmf of Q_S = round(S Z) for Z uniform on (lo, hi] (rationals; ties at a
+    half-integer go up, a null event): {k: P(Q_S = k)}."""
+    half = Fraction(1, 2)
+    pmf = {}
+    for k in range(math.floor(S * lo - half), math.ceil(S * hi + half) + 1):
+        a, b = max(lo, (k - half) / S), min(hi, (k + half) / S)
+        if b > a:
+            pmf[k] = (b - a) / (hi - lo)
+    return pmf
+
+
+def _remainders_attained(check):
+    """The explicit remainders of (27) and (28) (from |Q_S - S Z| <= 1/2) are attained: for Z
+    uniform on (1/(2S), (1/2 + delta)/S] every S Z sits just above 1/2, Q_S = 1, so
+    E Q_S - S E Z = 1/2 - delta/2 and E Q_S^2 - S^2 E Z^2 = 3/4 - delta/2 - delta^2/3, against
+    1/2 and S max|Z| + 1/4 = 3/4 + delta.  Exact rationals; returns the smallest ratio."""
+    delta = Fraction(1, 1000)
+    smallest = None
+    for S in (1, 10, 100):
+        lo, hi = Fraction(1, 2 * S), (Fraction(1, 2) + delta) / S
+        pmf = _quantized_uniform(S, lo, hi)
+        EQ = sum(p * k for k, p in pmf.items())
+        EQ2 = sum(p * k * k for k, p in pmf.items())
+        EZ, EZ2 = (lo + hi) / 2, (lo * lo + lo * hi + hi * hi) / 3
+        p = {"Z": "uniform on (1/(2S), (1/2 + 1/1000)/S]", "S": S}
+        first = abs(EQ - formulas.quantized_mean.exact(S, EZ))
+        second = abs(EQ2 - formulas.quantized_second_moment.exact(S, EZ2))
+        for what, gap, cap in (("(27)", first, formulas.quantized_mean_remainder.exact()),
+                               ("(28)", second, formulas.quantized_second_moment_remainder.exact(S, hi))):
+            check.compare({**p, "quantity": f"{what} remainder"}, float(gap), "<=", float(cap), tol=0,
+                          route=f"{what}: the proof's explicit remainder (exact rationals)")
+            check.compare({**p, "quantity": f"{what} remainder / its bound"}, float(gap / cap), ">=",
+                          float(1 - 2 * delta), tol=0, route=f"{what}: the explicit remainder is attained")
+            smallest = min(smallest or 1, gap / cap)
+    return smallest
+
+
 @claim("lem6.6", routes=[
     "the exact pmf of Q_S: mpmath Phi differences and cancellation-free float64 cell integrals",
     "closed forms of h(Z), E Z, E Z^2 for the truncated Gaussian (checked against mpmath quadrature)",
     "sequences over S = 1..10^5: H(Q_S) - log S - h(Z) by the bounded-ratio rule; (27), (28) by the "
-    "proof's pointwise bounds |Q_S - S Z| <= 1/2 and |2 S Z Delta + Delta^2| <= S max|Z| + 1/4"])
+    "proof's pointwise bounds |Q_S - S Z| <= 1/2 and |2 S Z Delta + Delta^2| <= S max|Z| + 1/4",
+    "exact rationals for Z uniform just above a half-integer cell edge, where those pointwise bounds "
+    "are attained"])
 def fine_quantization(check):
     S_seq = [10 ** k for k in range(0, 5 if check.quick else 6)]
     for a, b in SUPPORTS:
@@ -521,17 +697,23 @@ def fine_quantization(check):
             seqs["S = 1.37 x 10^k (cells not aligned with the support)"] = [1.37 * S for S in S_seq]
         for seq_name, seq in seqs.items():
             _quantization_sequence(check, p, seq_name, seq, a, b, h, mean, second, zmax)
-    # negative control: an entropy offset of 10^-3 in (26)
+    attained = _remainders_attained(check)
+    # negative controls: an entropy offset of 10^-3 in (26); the remainder of (27) 1 % too small
     a, b = SUPPORTS[0]
     h = formulas.truncated_normal_entropy(a, b)
     ratios = []
     for S in S_seq:
         H = shannon_entropy(quantized_truncated_gaussian(S, a, b))
-        ratios.append(S * abs(H - float(mpmath.log(S)) - float(h) - 1e-3))
+        ratios.append(S * abs(H - float(formulas.quantized_entropy(S, h)) - 1e-3))
     ok, last, cap = _ratios_ok(ratios)
     check.control_outcome("(26) with h(Z) + 10^-3 as the limit ([-3, 3]): bounded-ratio rule", not ok,
                           f"last ratio {last:.4g} vs cap {cap:.4g}")
-    check.slack("S |H(Q_S) - log S - h(Z)| settles at a constant on both supports (remainder O(1/S))")
+    lo, hi = Fraction(1, 2), Fraction(1, 2) + Fraction(1, 1000)
+    gap = sum(p * k for k, p in _quantized_uniform(1, lo, hi).items()) - (lo + hi) / 2
+    check.control("(27)'s remainder 1 % smaller, 0.99/2 (Z uniform on (1/2, 1/2 + 1/1000], S = 1)",
+                  float(gap), "<=", float(formulas.quantized_mean_remainder.exact() * Fraction(99, 100)), tol=0)
+    check.slack("S |H(Q_S) - log S - h(Z)| settles at a constant on both supports (remainder O(1/S), and "
+                f">= 0 by Jensen); the explicit remainders of (27), (28) attained to a ratio {float(attained):.4f}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -638,15 +820,15 @@ def truncated_gaussian_prior(check):
     check.control("the uniform prior reaches pi/(4e^2)", coeffs["uniform(-1, 1)"], "==", limit,
                   tol=mpmath.mpf(10) ** -20)
     value_8 = formulas.prior_coefficient(*_truncated_normal(8))
-    check.control("the L -> infinity limit is pi/(2e^2) (L = 8, explicit remainder)",
-                  abs(value_8 - mpmath.pi / (2 * mpmath.e ** 2)), "<=",
+    check.control("the L -> infinity limit is pi/(2e^2), twice (29) (L = 8, explicit remainder)",
+                  abs(value_8 - 2 * formulas.gaussian_prior_constant()), "<=",
                   formulas.gaussian_prior_constant_remainder(8), tol=tol)
     check.slack("pi/(4e^2) - e^{2h}/(8e^3 Var): " + ", ".join(
         f"{k} {float(limit - v):.4g}" for k, v in coeffs.items())
         + f"; |(31) - pi/(4e^2)| at L = 8: {float(abs(value_8 - limit)):.2g}")
 
 
-@certificate("cor6.7")
+@certificate("cor6.7", scope="claim")
 def truncated_gaussian_constant_is_certified(cert):
     """e^{2h}/(8e^3) at the Gaussian entropy is pi/(4e^2); the truncated normal's h_L and tau_L^2
     as enclosed integrals contain their closed forms, and eq (31) stays strictly below
@@ -675,6 +857,131 @@ def truncated_gaussian_constant_is_certified(cert):
                         "log(sqrt(2pi) Z_L) + tau_L^2/2, tau_L^2 = 1 - 2L phi(L)/Z_L, Z_L = 2Phi(L) - 1 ("
                         + ENC + "); eq (31) value strictly below pi/(4e^2) (separated)",
                         integrals.entropy, vd, tau2=integrals.variance, Z=integrals.mass, value=value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Faults: plausible transcription mistakes each check must catch
+# ---------------------------------------------------------------------------------------------
+
+
+def _floor_17(factor="2e", dither=(1, 4)):
+    """eq (17) rewritten: H(J) - log(c (D + dither)), c = 2e, e or 2 pi; dither None: dropped."""
+    def body(ctx, entropy, abs_error):
+        c = {"2e": 2 * ctx.e, "e": ctx.e, "2pi": 2 * ctx.pi}[factor]
+        d = ctx.convert(abs_error) + (ctx.fraction(*dither) if dither else 0)
+        return ctx.convert(entropy) - ctx.log(c * d)
+    return body
+
+
+def _floor_22(factor="2e", dither=(1, 4)):
+    """eq (22) rewritten: H(J) - log(c (r(n + EJ) + dither))."""
+    def body(ctx, entropy, mean, n, r):
+        c = 2 * ctx.e if factor == "2e" else ctx.e
+        d = ctx.convert(r) * (ctx.convert(n) + ctx.convert(mean)) + ctx.fraction(*dither)
+        return ctx.convert(entropy) - ctx.log(c * d)
+    return body
+
+
+def _bound_19(factor="2e", dither=(1, 4), mean_term=True, positive_part=True):
+    """eq (19) rewritten: [H(J) - log(c (r(n + EJ) + dither))]_+ / E(J - j*)^2."""
+    def body(ctx, entropy, mean, second_moment, n, r):
+        c = 2 * ctx.e if factor == "2e" else ctx.e
+        d = ctx.convert(r) * (ctx.convert(n) + (ctx.convert(mean) if mean_term else 0))
+        bracket = ctx.convert(entropy) - ctx.log(c * (d + (ctx.fraction(*dither) if dither else 0)))
+        return (ctx.pos(bracket) if positive_part else bracket) / ctx.convert(second_moment)
+    return body
+
+
+def _variance_for_squared_deviation(pmf, j):
+    """E(J - EJ)^2 = Var J, whatever j* is (the mistake: the privacy cost of (19) read as Var J)."""
+    ps = [mpmath.mpf(p) for p in pmf.ps]
+    mean = mpmath.fsum(p * k for k, p in zip(pmf.ks, ps))
+    return mpmath.fsum(p * (k - mean) ** 2 for k, p in zip(pmf.ks, ps))
+
+
+def _bound_23(twelve_over_K2=False, half_K=False, factor="2e"):
+    """eq (23) rewritten: 12/(K^2 - 1) [log(K / (c (r(n + (K-1)/2) + 1/4)))]_+."""
+    def body(ctx, n, K, r):
+        K = ctx.convert(K)
+        c = 2 * ctx.e if factor == "2e" else ctx.e
+        d = ctx.convert(r) * (ctx.convert(n) + ((K if half_K else K - 1) / 2)) + ctx.fraction(1, 4)
+        return 12 * ctx.pos(ctx.log(K / (c * d))) / (K * K - (0 if twelve_over_K2 else 1))
+    return body
+
+
+FAULTS = [
+    # Lemma 6.3: eq (17) and its ingredients
+    fault("lem6.3", "eq (17) with e for 2e", "constant", replace_body(formulas.information_floor, _floor_17("e"))),
+    fault("lem6.3", "eq (17) with 1/4 -> 1/2", "constant",
+          replace_body(formulas.information_floor, _floor_17(dither=(1, 2)))),
+    fault("lem6.3", "eq (17) with 2 pi for 2e", "pi vs e",
+          replace_body(formulas.information_floor, _floor_17("2pi"))),
+    fault("lem6.3", "eq (17) without the dither 1/4", "shift dropped",
+          replace_body(formulas.information_floor, _floor_17(dither=None))),
+    fault("lem6.3", "maximum entropy log(e d) for log(2e d)", "constant",
+          replace_body(formulas.laplace_entropy, lambda ctx, d: ctx.log(ctx.e * ctx.convert(d)))),
+    fault("lem6.3", "E|U| = 1/2 for the dither", "factor", scale(formulas.dither_abs_mean, 2)),
+    # Theorem 6.4: eqs (19) and (22)
+    fault("thm6.4", "eq (22) with e for 2e", "constant",
+          replace_body(formulas.utility_information_floor, _floor_22("e"))),
+    fault("thm6.4", "eq (22) with 1/4 -> 1/2", "constant",
+          replace_body(formulas.utility_information_floor, _floor_22(dither=(1, 2)))),
+    fault("thm6.4", "eq (19) with e for 2e", "constant", replace_body(formulas.many_count_bound, _bound_19("e"))),
+    fault("thm6.4", "eq (19) with 1/4 -> 1/2", "constant",
+          replace_body(formulas.many_count_bound, _bound_19(dither=(1, 2)))),
+    fault("thm6.4", "eq (19) without the dither 1/4", "shift dropped",
+          replace_body(formulas.many_count_bound, _bound_19(dither=None))),
+    fault("thm6.4", "eq (19) with r n for r(n + EJ)", "dropped term",
+          replace_body(formulas.many_count_bound, _bound_19(mean_term=False))),
+    fault("thm6.4", "eq (19) without the positive part", "sign",
+          replace_body(formulas.many_count_bound, _bound_19(positive_part=False))),
+    fault("thm6.4", "eq (19) with Var J for E(J - j*)^2", "other",
+          set_attribute("countdp.divergence.information", "squared_deviation", _variance_for_squared_deviation)),
+    # Corollary 6.5: eqs (23)-(25)
+    fault("cor6.5", "eq (23) with 12/K^2 for 12/(K^2 - 1)", "dropped term",
+          replace_body(formulas.uniform_prior_bound, _bound_23(twelve_over_K2=True))),
+    fault("cor6.5", "eq (23) with K/2 for (K-1)/2", "index",
+          replace_body(formulas.uniform_prior_bound, _bound_23(half_K=True))),
+    fault("cor6.5", "eq (23) with e for 2e", "constant",
+          replace_body(formulas.uniform_prior_bound, _bound_23(factor="e"))),
+    fault("cor6.5", "eq (25) a* = 2e^{1/2} for 2e^{3/2}", "exponent",
+          replace_body(formulas.uniform_prior_best_scale, lambda ctx: 2 * ctx.exp(ctx.fraction(1, 2)))),
+    fault("cor6.5", "eq (25) 3/(2e^2) for 3/(2e^3)", "exponent",
+          replace_body(formulas.uniform_prior_constant, lambda ctx: 3 / (2 * ctx.e ** 2))),
+    fault("cor6.5", "eq (24) with 1 + ar for 1 + ar/2", "factor",
+          replace_body(formulas.uniform_prior_limit, lambda ctx, a, r: 12 * ctx.pos(ctx.log(
+              ctx.convert(a) / (2 * ctx.e * (1 + ctx.convert(a) * ctx.convert(r))))) / ctx.convert(a) ** 2)),
+    fault("cor6.5", "192/e^2 for 192/e^3", "exponent",
+          replace_body(formulas.uniform_over_two_count, lambda ctx: 192 / ctx.e ** 2)),
+    # Lemma 6.6: eqs (26)-(28) and the explicit remainders of the proof
+    fault("lem6.6", "eq (26) with log(S + 1) for log S", "index",
+          offset_argument(formulas.quantized_entropy, "S", 1)),
+    fault("lem6.6", "eq (27) with E Z for S E Z", "factor",
+          replace_body(formulas.quantized_mean, lambda ctx, S, mean: ctx.convert(mean))),
+    fault("lem6.6", "eq (28) with S E Z^2 for S^2 E Z^2", "exponent",
+          replace_body(formulas.quantized_second_moment, lambda ctx, S, m2: ctx.convert(S) * ctx.convert(m2))),
+    fault("lem6.6", "the O(1) of (27) bounded by 1/4 for 1/2", "constant",
+          scale(formulas.quantized_mean_remainder, "0.5")),
+    fault("lem6.6", "the O(S) of (28) without its 1/4", "dropped term",
+          replace_body(formulas.quantized_second_moment_remainder, lambda ctx, S, zmax:
+                       ctx.convert(S) * ctx.convert(zmax))),
+    # Corollary 6.7: eqs (29)-(31)
+    fault("cor6.7", "eq (29) pi/(4e) for pi/(4e^2)", "exponent",
+          replace_body(formulas.gaussian_prior_constant, lambda ctx: ctx.pi / (4 * ctx.e))),
+    fault("cor6.7", "eq (29) e/(4 pi^2) for pi/(4e^2)", "pi vs e",
+          replace_body(formulas.gaussian_prior_constant, lambda ctx: ctx.e / (4 * ctx.pi ** 2))),
+    fault("cor6.7", "eq (31) with 8e^2 for 8e^3", "exponent",
+          replace_body(formulas.prior_coefficient, lambda ctx, h, var:
+                       ctx.exp(2 * ctx.convert(h)) / (8 * ctx.e ** 2 * ctx.convert(var)))),
+    fault("cor6.7", "x_L = 2 e^{1/2 - h_L} for 2 e^{3/2 - h_L}", "exponent",
+          replace_body(formulas.gaussian_prior_best_scale, lambda ctx, h:
+                       2 * ctx.exp(ctx.fraction(1, 2) - ctx.convert(h)))),
+    fault("cor6.7", "h_L with log(sqrt(2 pi) M) for log(sqrt(2 pi e) M)", "dropped term",
+          wrap_body(formulas.truncated_normal_entropy, lambda ctx, f, a, b: f(ctx, a, b) - ctx.fraction(1, 2))),
+    fault("cor6.7", "eq (30) bracket with log(e) for log(2e)", "constant",
+          replace_body(formulas.gaussian_prior_bracket, lambda ctx, x, h:
+                       ctx.log(ctx.convert(x)) + ctx.convert(h) - 1)),
+]
 
 
 # ---------------------------------------------------------------------------------------------

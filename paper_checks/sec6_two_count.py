@@ -3,9 +3,12 @@
 Claims lem6.1 (a chain of k edges costs alpha k^2 rho), prop6.2 (eq 14 for every n and its
 liminf (15)), prop6.2.steps (the proof's algebra, Markov, total-variation, KL and Pinsker steps,
 measured on three concrete admissible mechanisms).
+
+``FAULTS`` lists the transcription mistakes each check must catch (``countdp faults``).
 """
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
@@ -21,7 +24,8 @@ from countdp.divergence.information import total_variation
 from countdp.formulas.lower_bounds import TWO_COUNT_BOUND_FP_RTOL, exact_partner
 from countdp.divergence.renyi import kl, renyi
 from countdp.harness.claims import certificate, claim
-from countdp.laws import Gaussian
+from countdp.harness.faults import fault, offset_argument, replace_body, scale
+from countdp.laws import FinitePmf, Gaussian, MixedLaw
 from countdp.laws.moments import expected_distance, probability_at_most
 from countdp.laws.reference import Laplace
 from countdp.mechanisms import ShiftedLogGaussian
@@ -53,31 +57,52 @@ def mechanisms(r):
 GAUSS_CHAINS = [(1.0, 0.25), (0.5, 1.0)]  # (s, delta): P_j = N(j delta, s^2), exact binary deltas
 
 
+def _edge_budget(check, s, delta, alphas):
+    """The budget rho of one edge N(0, s^2) -> N(delta, s^2), measured: the largest
+    D_alpha / alpha over the orders and both directions, by quadrature (eq 11 is not used, so the
+    chain is compared with a budget found independently of any closed form).  A Gaussian edge
+    has the same D_alpha / alpha at every order (it is exactly rho-zCDP).  Returns (rho, error)."""
+    vals = []
+    for alpha in alphas:
+        for P, Q in ((Gaussian(0, s), Gaussian(delta, s)), (Gaussian(delta, s), Gaussian(0, s))):
+            d = renyi(P, Q, alpha, method="quadrature")
+            vals.append((d.value / alpha, d.error / alpha))
+    rho = max(v for v, _ in vals)
+    err = max(e for _, e in vals)
+    check.compare({"chain": "Gaussian", "sigma": s, "delta": delta, "edge": "one",
+                   "alphas": str(list(alphas))}, rho - min(v for v, _ in vals), "<=", 0, tol=2 * err,
+                  route="one edge: D_alpha / alpha the same at every order and direction (quadrature)")
+    return rho, err
+
+
 def _gaussian_chains(check):
     """The equality case: D_alpha(N(0, s^2) || N(k delta, s^2)) = alpha k^2 rho in both
-    directions; returns the largest |D_alpha - alpha k^2 rho|."""
+    directions, rho the budget of one edge measured by quadrature; returns the largest
+    |D_alpha - alpha k^2 rho| and the measured budget of the first chain."""
     ks = [1, 3] if check.quick else [1, 2, 3, 5, 10]
     alphas = [2.0] if check.quick else [1.5, 2.0, 8.0]
     chains = GAUSS_CHAINS[:1] if check.quick else GAUSS_CHAINS
-    worst = mpmath.mpf(0)
+    worst, first = mpmath.mpf(0), None
     for s, delta in chains:
-        rho = formulas.renyi_equal_variance(1, 0, delta, s)  # per-edge D_alpha / alpha, every alpha
+        rho, rho_err = _edge_budget(check, s, delta, alphas)
+        first = first or (rho, rho_err)
         for k in ks:
             for alpha in alphas:
+                bound = formulas.group_privacy_bound(alpha, k, rho)
                 for direction, (P, Q) in {"forward": (Gaussian(0, s), Gaussian(k * delta, s)),
                                           "reverse": (Gaussian(k * delta, s), Gaussian(0, s))}.items():
                     closed = renyi(P, Q, alpha, method="closed")
                     quad = renyi(P, Q, alpha, method="quadrature")
+                    tol = quad.error + formulas.group_privacy_bound(alpha, k, rho_err)
                     p = {"chain": "Gaussian", "sigma": s, "delta": delta, "k": k, "alpha": alpha,
                          "direction": direction}
                     check.compare(p, quad.value, "==", closed.value, tol=quad.error,
                                   route="quadrature vs closed form")
-                    check.compare(p, quad.value, "<=", alpha * k ** 2 * rho, tol=quad.error,
-                                  route="quadrature vs alpha k^2 rho")
-                    check.compare(p, quad.value, "==", alpha * k ** 2 * rho, tol=quad.error,
-                                  route="equality for the Gaussian")
-                    worst = max(worst, abs(quad.value - alpha * k ** 2 * rho))
-    return worst
+                    check.compare(p, quad.value, "<=", bound, tol=tol,
+                                  route="quadrature vs alpha k^2 rho (rho: one edge, by quadrature)")
+                    check.compare(p, quad.value, "==", bound, tol=tol, route="equality for the Gaussian")
+                    worst = max(worst, abs(quad.value - bound))
+    return worst, first
 
 
 def _released_chains(check):
@@ -96,20 +121,22 @@ def _released_chains(check):
             for direction, (A, Bq) in {"forward": (P, Q), "reverse": (Q, P)}.items():
                 d = renyi(A, Bq, alpha, method="quadrature")
                 p = {"mechanism": label, "n": n, "k": k, "alpha": alpha, "direction": direction}
-                check.compare(p, d.value, "<=", alpha * k ** 2 * rho, tol=d.error,
+                bound = formulas.group_privacy_bound(alpha, k, rho)
+                check.compare(p, d.value, "<=", bound, tol=d.error,
                               route="released-law quadrature vs alpha k^2 v(n+1)")
-                check.compare(p, d.value, "<=", alpha * k ** 2 * mech.mp_v(n), tol=d.error,
-                              route="released-law quadrature vs alpha k^2 v(n) (as used in Prop 6.2)")
-                ratios.append((d.value / (alpha * k ** 2 * rho), label, n, k, alpha, direction))
+                check.compare(p, d.value, "<=", formulas.group_privacy_bound(alpha, k, mech.mp_v(n)),
+                              tol=d.error, route="released-law quadrature vs alpha k^2 v(n) (as used in Prop 6.2)")
+                ratios.append((d.value / bound, label, n, k, alpha, direction))
     return ratios
 
 
 @claim("lem6.1", routes=[
     "closed form eq (11) of D_alpha for the Gaussian chain (renyi method='closed')",
     "mpmath quadrature of D_alpha from the densities and atoms (renyi method='quadrature')",
-    "the lemma's bound alpha k^2 rho, rho = the largest edge budget on the chain"])
+    "the lemma's bound alpha k^2 rho, rho = the largest edge budget on the chain (for the Gaussian "
+    "chain: one edge's D_alpha / alpha measured by quadrature, not eq (11))"])
 def pathwise_group_privacy(check):
-    worst_gauss = _gaussian_chains(check)
+    worst_gauss, (rho, rho_err) = _gaussian_chains(check)
     ratios = _released_chains(check)
     lo = min(ratios, key=lambda t: t[0])
     hi = max(ratios, key=lambda t: t[0])
@@ -117,10 +144,10 @@ def pathwise_group_privacy(check):
                   smallest=lo[0], at_smallest=str(lo[1:]), largest=hi[0], at_largest=str(hi[1:]))
     # negative control: the linear rule alpha k rho, on the Gaussian chain where the lemma is tight
     s, delta = GAUSS_CHAINS[0]
-    rho = formulas.renyi_equal_variance(1, 0, delta, s)
     d = renyi(Gaussian(0, s), Gaussian(3 * delta, s), 2.0, method="quadrature")
     check.control("linear group privacy alpha k rho instead of alpha k^2 rho (Gaussian, k = 3, alpha = 2)",
-                  d.value, "<=", 2.0 * 3 * rho, tol=d.error)
+                  d.value, "<=", formulas.group_privacy_bound(2.0, 3, rho) / 3,
+                  tol=d.error + formulas.group_privacy_bound(2.0, 3, rho_err))
     check.slack(f"Gaussian chains: |D_alpha - alpha k^2 rho| <= {mpmath.nstr(worst_gauss, 3)} (equality); "
                 f"released mechanism: D_alpha / (alpha k^2 v(n+1)) in [{mpmath.nstr(lo[0], 4)}, "
                 f"{mpmath.nstr(hi[0], 4)}]")
@@ -129,7 +156,7 @@ def pathwise_group_privacy(check):
 ENC = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"
 
 
-@certificate("lem6.1")
+@certificate("lem6.1", scope="instance")
 def chains_attain_the_bound(cert):
     """Equal-variance Gaussian chains attain alpha k^2 rho (certified integrals), and the
     mechanism's log-space chains sit strictly below alpha k^2 v(n+1) while enclosing eq (12)."""
@@ -143,8 +170,8 @@ def chains_attain_the_bound(cert):
         for alpha in (2, 10):
             for k in ((2, 5) if cert.quick else (2, 3, 5)):
                 D = gaussian_chain_divergence(alpha, k, shift, 1)
-                bound = alpha * k * k * rho
-                ctrl = decide_le(D, alpha * k * rho)
+                bound = formulas.group_privacy_bound.ball(alpha, k, rho)
+                ctrl = decide_le(D, bound / k)
                 cert.record(f"D_alpha(N(0,1)||N(k/2,1)), alpha={alpha}, k={k}",
                             "chain of k edges each alpha rho (rho = shift^2/(2s^2), eq 11): "
                             "certified integral of p^alpha q^(1-alpha) encloses alpha k^2 "
@@ -154,7 +181,7 @@ def chains_attain_the_bound(cert):
                             control=ctrl.value, rhs=bound)
         for alpha, n, k in ((2, 1, 2), (2, 10, 5)) + (() if cert.quick else ((10, 5, 3), (2, 100, 10))):
             D = log_gaussian_chain_divergence(alpha, n, k, c, s)
-            bound = alpha * k * k * formulas.budget.ball(n + 1, s, c)
+            bound = formulas.group_privacy_bound.ball(alpha, k, formulas.budget.ball(n + 1, s, c))
             with cert.precision(PREC + 64):
                 rhs = formulas.renyi_counts.ball(alpha, n, n + k, c, s_hp)
             cert.record(f"mechanism chain D_alpha(U_n||U_(n+k)), alpha={alpha}, n={n}, k={k}",
@@ -192,6 +219,136 @@ def _bound_precision_and_partners(check, ns):
                   n_with_C_r_n_integer=tight,
                   note="C_r = 169/81: at n = 81 j, C_r n is an integer and the Markov sum equals (1+r)/2; "
                        "the double 0.1 is slightly above 1/10, so there m is one larger")
+
+
+# The proof's chain, met with equality.  At n = j x (denominator of C_r), C_r n is an integer, so
+# m = C_r n and q = sqrt(m/n) = q0 = (1+3r)/(1-r): the Markov sum is exactly (1+r)/2.  Two-point
+# laws that put all their error budget on the threshold meet both Markov bounds (with equality up
+# to the offset EPS n of P_n's upper atom), so P_n(A) - P_m(A) is (1-r)/2 to within EPS: the step
+# (16) is attained, and the chain's value 2 (P_n(A) - P_m(A))^2 / (m-n)^2 is (14) to within EPS.
+EPS = mpmath.mpf(10) ** -12  # the upper atom of P_n sits at t + EPS n (strictly above t)
+ATTAINED = mpmath.mpf(10) ** -6  # relative window in which a near-extremal pair attains a bound
+
+
+@dataclass(frozen=True)
+class MarkovPair:
+    """Laws P_n, P_m ({point: mass}, mpmath) at the counts n, m = ceil(C_r n), threshold t."""
+
+    n: int
+    m: int
+    t: object
+    P: dict
+    Q: dict
+
+    def error(self, law, count):
+        """E|Y - count| under ``law``."""
+        return mpmath.fsum(w * abs(y - count) for y, w in law.items())
+
+    def at_most(self, law, x):
+        """P(Y <= x) under ``law``."""
+        return mpmath.fsum(w for y, w in law.items() if y <= x)
+
+    @property
+    def separation(self):
+        """P_n(A) - P_m(A) for the proof's test A = {Y <= t}."""
+        return self.at_most(self.P, self.t) - self.at_most(self.Q, self.t)
+
+    @property
+    def masses(self):
+        return list(self.P.values()) + list(self.Q.values())
+
+
+def markov_pair(n, r) -> MarkovPair:
+    """P_n = (1-a) delta_n + a delta_{t+EPS n}, a = rn/(t + EPS n - n), and P_m = b delta_t +
+    (1-b) delta_m, b = rm/(m-t), at m = ceil(C_r n) and t = sqrt(mn): E_n|Y-n| = rn and
+    E_m|Y-m| = rm (admissible with equality), P_n(Y > t) = a -> rn/(t-n), P_m(Y <= t) = rm/(m-t)."""
+    m = formulas.two_count_partner.exact(n, r)
+    t = formulas.two_count_threshold(n, m)
+    rm = mpmath.mpf(r.numerator) / r.denominator
+    hi = t + EPS * n
+    a = rm * n / (hi - n)
+    b = rm * m / (m - t)
+    return MarkovPair(n, m, t, {mpmath.mpf(n): 1 - a, hi: a}, {t: b, mpmath.mpf(m): 1 - b})
+
+
+def pair_counts(r, quick):
+    """(n, tight): the first multiples of the denominator of C_r (tight: C_r n an integer) and a
+    few counts where C_r n is not an integer."""
+    den = formulas.two_count_ratio.exact(r).denominator
+    others = [1, 2, 7] if quick else [1, 2, 3, 7, 40, 300]
+    return [(den, True), (2 * den, True)] + [(n, False) for n in others if n % den]
+
+
+def _admissible_pair(check, p, pair, r, tol):
+    """The two laws are probability laws meeting E_k|Y - k| <= r k with equality."""
+    rm = mpmath.mpf(r.numerator) / r.denominator
+    check.compare({**p, "quantity": "smallest mass"}, min(pair.masses), ">=", 0, tol=0,
+                  route="the two-point laws are probability laws")
+    for cnt, law in ((pair.n, pair.P), (pair.m, pair.Q)):
+        check.compare({**p, "count": cnt}, pair.error(law, cnt), "==", rm * cnt, tol=tol * cnt,
+                      route="E|Y - count| = r count (the utility constraint met with equality)")
+
+
+def _chain_on_markov_pairs(check, rs, tol):
+    """(14) against what the proof's chain gives on the near-extremal pairs: 2 (P_n(A) -
+    P_m(A))^2 / (m - n)^2 (Pinsker at the pair's separation over the KL factor of Lemma 6.1);
+    equal to (14) up to EPS where C_r n is an integer.  Returns the smallest chain value / (14)
+    at a tight count and its case."""
+    tightest = None
+    for r in rs:
+        for n, tight in pair_counts(r, check.quick):
+            pair = markov_pair(n, r)
+            p = {"r": r, "n": n, "m": pair.m, "C_r n integer": tight}
+            _admissible_pair(check, p, pair, r, tol)
+            chain = formulas.pinsker_kl_floor(pair.separation) / (pair.m - n) ** 2
+            bound = formulas.two_count_bound(n, r)
+            check.compare(p, bound, "<=", chain, tol=tol * chain,
+                          route="(14) <= 2 (P_n(A) - P_m(A))^2/(m-n)^2 on an admissible pair (the proof's chain)")
+            if tight:
+                check.compare(p, chain / bound - 1, "<=", ATTAINED, tol=tol,
+                              route="(14) attained by the chain on the near-extremal pair (relative gap)")
+                if tightest is None or chain / bound < tightest[0]:
+                    tightest = (chain / bound, r, n, chain)
+    return tightest
+
+
+def _defined(f, *args):
+    """``f(*args)``, or None where it divides by zero (a formula undefined at that point)."""
+    try:
+        return f(*args)
+    except ZeroDivisionError:
+        return None
+
+
+def _exact_algebra(check, rs):
+    """The proof's algebra as exact rationals: (14) = 2((1-r)/2)^2/(m-n)^2 (Pinsker at the floor
+    (16) over the KL factor (m-n)^2) for every n <= N; (15) = the same over (C_r - 1)^2 with
+    C_r - 1 = 8r(1+r)/(1-r)^2, and (15) = n^2 (14) wherever C_r n is an integer (there m - n =
+    (C_r - 1) n exactly: the limit (15) is reached along those n, from below elsewhere)."""
+    N = 2000 if check.quick else 20_000
+    for r in rs:
+        p = {"r": r, "n": f"1..{N}"}
+        ratio = formulas.two_count_ratio.exact(r)
+        partners = {n: formulas.two_count_partner.exact(n, r) for n in range(1, N + 1)}
+        check.compare(p, sum(not (Fraction(m - 1, n) < ratio <= Fraction(m, n)) for n, m in partners.items()),
+                      "==", 0, tol=0, route="exact rationals: m = ceil(C_r n), i.e. (m-1)/n < C_r <= m/n")
+        bounds = {n: _defined(formulas.two_count_bound.exact, n, r) for n in partners}
+        check.compare(p, sum(b is None for b in bounds.values()), "==", 0, tol=0,
+                      route="exact rationals: (14) is defined (finite) at every n")
+        kl_floor = formulas.pinsker_kl_floor.exact(formulas.total_variation_floor.exact(r))
+        worst = max(abs(b - kl_floor / (partners[n] - n) ** 2) for n, b in bounds.items()
+                    if b is not None and partners[n] != n)
+        check.compare(p, float(worst), "==", 0, tol=0,
+                      route="exact rationals: max |(14) - 2((1-r)/2)^2/(m-n)^2|")
+        limit = formulas.two_count_limit.exact(r)
+        excess = formulas.two_count_ratio_excess.exact(r)
+        check.compare({"r": r, "quantity": "(15)"}, float(abs(limit - kl_floor / excess ** 2)), "==", 0, tol=0,
+                      route="exact rationals: (15) - 2((1-r)/2)^2/(C_r - 1)^2")
+        den = formulas.two_count_ratio.exact(r).denominator
+        for n in (den, 2 * den, 7 * den):
+            check.compare({"r": r, "n": n, "quantity": "n^2 (14)"},
+                          float(abs(n * n * formulas.two_count_bound.exact(n, r) - limit)), "==", 0, tol=0,
+                          route="exact rationals: n^2 (14) - (15) where C_r n is an integer")
 
 
 def _mechanisms_above_the_bound(check, ns, rs):
@@ -240,12 +397,19 @@ def _limit_15(check, rs, n_seq):
     "against the exact rational one)",
     "the budgets v(n) of three admissible mechanisms over every n = 1..10^5 (shifted log-Gaussian "
     "eq (6) at two calibrations, log-Laplace eps_n^2/2)",
-    "limit (15) as the limit of n^2 x (14) along n = 10^k, with an explicit remainder bound"])
+    "limit (15) as the limit of n^2 x (14) along n = 10^k, with an explicit remainder bound",
+    "the proof's chain on near-extremal two-point pairs (Markov bounds met with equality): "
+    "2 (P_n(A) - P_m(A))^2/(m-n)^2 against (14)",
+    "exact rational algebra: (14) = Pinsker at (16) over (m-n)^2, (15) = the same over (C_r-1)^2 "
+    "and = n^2 (14) where C_r n is an integer"])
 def two_count_bound(check):
     N = 10 ** 4 if check.quick else 10 ** 5
     ns = np.arange(1, N + 1)
     rs = [R] if check.quick else [R, Fraction(1, 2), Fraction(1, 100)]
+    tol = working_precision(5)
+    _exact_algebra(check, [R, Fraction(1, 2), Fraction(1, 100)])
     _bound_precision_and_partners(check, ns)
+    tightest = _chain_on_markov_pairs(check, rs, tol)
     worst_ratio = _mechanisms_above_the_bound(check, ns, rs)
     n_seq = [10 ** k for k in range(1, 6 if check.quick else 9)]
     _limit_15(check, rs, n_seq)
@@ -254,11 +418,15 @@ def two_count_bound(check):
     wrong = formulas.two_count_limit(R) * 128 / 127
     check.control(f"limit (15) with 128 replaced by 127 (r = 1/10, n = {n_last})", wrong - val, "<=",
                   formulas.two_count_limit_remainder(n_last, R), tol=working_precision(5))
-    check.slack(f"smallest v(n)/(14) over the mechanisms and n <= {N}: {worst_ratio[0]:.4g} "
-                f"({worst_ratio[1]}, r = {worst_ratio[2]}, n = {worst_ratio[3]}); no violation of (14)")
+    ratio, r_t, n_t, chain = tightest
+    check.control(f"(14) 1 % too strong against the chain on the near-extremal pair (r = {r_t}, n = {n_t})",
+                  formulas.two_count_bound(n_t, r_t) * mpmath.mpf("1.01"), "<=", chain, tol=tol * chain)
+    check.slack(f"(14) is the chain's value on a near-extremal two-point pair to a relative "
+                f"{mpmath.nstr(ratio - 1, 3)} (r = {r_t}, n = {n_t}); smallest v(n)/(14) over the mechanisms "
+                f"and n <= {N}: {worst_ratio[0]:.4g} ({worst_ratio[1]}, r = {worst_ratio[2]}, n = {worst_ratio[3]})")
 
 
-@certificate("prop6.2")
+@certificate("prop6.2", scope="instance")
 def budget_above_two_count_bound(cert):
     """v(n) >= eq (14) by ball separation and n^2 (14) <= eq (15) exactly, n = 1..N."""
     N = 1000 if cert.quick else 10_000
@@ -416,6 +584,65 @@ def _chain_on_mechanisms(check, tol):
     return slack_tv
 
 
+def _steps_on_markov_pairs(check, rs, tol):
+    """The proof's steps on the near-extremal two-point pairs: Markov's bounds met (to EPS) and
+    (16) attained where C_r n is an integer, d_TV >= P_n(A) - P_m(A) by the library's d_TV;
+    returns the separation / (16) at the first tight pair, and that pair."""
+    first = None
+    for r in rs:
+        floor = formulas.total_variation_floor(r)
+        for n, tight in pair_counts(r, check.quick):
+            pair = markov_pair(n, r)
+            p = {"r": r, "n": n, "m": pair.m, "C_r n integer": tight}
+            _admissible_pair(check, p, pair, r, tol)
+            over = 1 - pair.at_most(pair.P, pair.t)
+            under = pair.at_most(pair.Q, pair.t)
+            bound_over = formulas.markov_exceedance(n, pair.t, r)
+            check.compare({**p, "quantity": "P_n(Y > t)"}, over, "<=", bound_over, tol=tol,
+                          route="Markov rn/(t-n) on the pair")
+            check.compare({**p, "quantity": "P_n(Y > t)"}, 1 - over / bound_over, "<=", ATTAINED, tol=tol,
+                          route="Markov rn/(t-n) attained (relative gap)")
+            check.compare({**p, "quantity": "P_m(Y <= t)"}, under, "==", formulas.markov_shortfall(pair.m, pair.t, r),
+                          tol=tol, route="Markov rm/(m-t) attained")
+            sep = pair.separation
+            check.compare({**p, "quantity": "P_n(A) - P_m(A)"}, sep, ">=", floor, tol=tol,
+                          route="eq (16) on an admissible pair")
+            if tight:
+                check.compare({**p, "quantity": "P_n(A) - P_m(A)"}, sep / floor - 1, "<=", ATTAINED, tol=tol,
+                              route="eq (16) attained on the near-extremal pair (relative gap)")
+                first = first or (sep / floor, pair, r)
+            tv = total_variation(MixedLaw(pair.P, None), MixedLaw(pair.Q, None))
+            check.compare({**p, "quantity": "d_TV"}, tv.value, ">=", sep, tol=tv.error + tol,
+                          route="d_TV >= P_n(A) - P_m(A) (library d_TV of the pair)")
+    return first
+
+
+def _bernoulli(eps):
+    """Ber(1/2 + eps) and Ber(1/2 - eps), exactly."""
+    half = Fraction(1, 2)
+    return FinitePmf({0: half - eps, 1: half + eps}), FinitePmf({0: half + eps, 1: half - eps})
+
+
+def _pinsker_attained(check, tol):
+    """Pinsker's KL >= 2 d_TV^2 is attained as d_TV -> 0: for Ber(1/2 + eps) vs Ber(1/2 - eps),
+    KL / (2 d_TV^2) = 2 artanh(2 eps)/(2 eps) = 1 + 4 eps^2/3 + 16 eps^4/5 + ... <= 1 + 2 eps^2
+    (eps <= 1/10); KL and d_TV by the library (summation over the atoms).  Returns the pair at
+    eps = 1/100 with its KL and d_TV, for the control."""
+    keep = None
+    for eps in (Fraction(1, 10), Fraction(1, 100), Fraction(1, 1000)):
+        P, Q = _bernoulli(eps)
+        d, tv = kl(P, Q, method="quadrature"), total_variation(P, Q)
+        floor = formulas.pinsker_kl_floor(tv.value)
+        p = {"pair": "Ber(1/2 + eps) vs Ber(1/2 - eps)", "eps": eps}
+        err = d.error + 4 * tv.error + tol * d.value
+        check.compare(p, d.value, ">=", floor, tol=err, route="Pinsker: KL >= 2 d_TV^2")
+        check.compare(p, d.value, "<=", floor * (1 + 2 * mpmath.mpf(eps) ** 2), tol=err,
+                      route="Pinsker attained as d_TV -> 0: KL <= (1 + 2 eps^2) 2 d_TV^2")
+        if eps == Fraction(1, 100):
+            keep = (d, tv)
+    return keep
+
+
 def _proportional_laplace_not_admissible(check):
     """Why the alternative mechanism is log-Laplace and not Y = n + Laplace(b n): count-proportional
     scales are unequal, and D_alpha(P_{n+1} || P_n) is infinite for alpha >= n + 1 (the exponent
@@ -431,13 +658,22 @@ def _proportional_laplace_not_admissible(check):
     "exact rational arithmetic and mpmath at high precision for the algebra (C_r - 1, the Markov sum)",
     "exact tail probabilities (closed-form cdf, and quadrature of the density) of concrete mechanisms",
     "mpmath quadrature of d_TV (split at the density crossing) and KL against their closed forms",
-    "the proof's bounds: Markov, d_TV >= (1-r)/2, KL <= (m-n)^2 v(n), Pinsker"])
+    "the proof's bounds: Markov, d_TV >= (1-r)/2, KL <= (m-n)^2 v(n), Pinsker",
+    "near-extremal instances: two-point pairs meeting both Markov bounds (16 attained where C_r n "
+    "is an integer), and Bernoulli pairs where Pinsker is attained as d_TV -> 0"])
 def proof_steps(check):
     tol = working_precision(5)
     _ratio_identity(check, tol)
     worst_gap, n_tight = _markov_sums(check, tol)
+    rs = [R, Fraction(1, 2)] if check.quick else [R, Fraction(1, 2), Fraction(1, 100)]
+    sep_ratio, pair, r_pair = _steps_on_markov_pairs(check, rs, tol)
+    d, tv = _pinsker_attained(check, tol)
     slack_tv = _chain_on_mechanisms(check, tol)
     _proportional_laplace_not_admissible(check)
+    check.control(f"eq (16) 1 % too strong on the near-extremal pair (r = {r_pair}, n = {pair.n})",
+                  pair.separation, ">=", formulas.total_variation_floor(r_pair) * mpmath.mpf("1.01"), tol=tol)
+    check.control("Pinsker 1 % too strong, KL >= 1.01 x 2 d_TV^2 (Ber(1/2 +- 1/100))",
+                  d.value, ">=", formulas.pinsker_kl_floor(tv.value) * mpmath.mpf("1.01"), tol=d.error + 4 * tv.error)
     # negative control: a smaller C_r makes the Markov sum exceed (1+r)/2 somewhere
     shrunk = formulas.two_count_ratio.exact(R) * Fraction(999, 1000)
     worst = None
@@ -448,11 +684,13 @@ def proof_steps(check):
     check.control("Markov sum with m = ceil(0.999 C_r n) stays <= (1+r)/2 (r = 1/10, n <= 3000)",
                   worst, "<=", 0, tol=tol)
     check.slack(f"Markov sum: worst r(q+1)/(q-1) - (1+r)/2 = {mpmath.nstr(worst_gap[0], 3)} (tight at "
-                f"{n_tight} grid points where C_r n is an integer); d_TV - (1-r)/2 >= "
-                f"{mpmath.nstr(min(slack_tv), 4)} on the mechanisms")
+                f"{n_tight} grid points where C_r n is an integer); (16) attained to a relative "
+                f"{mpmath.nstr(sep_ratio - 1, 3)} on a two-point pair (r = {r_pair}, n = {pair.n}); Pinsker's "
+                f"KL / 2 d_TV^2 = {mpmath.nstr(d.value / formulas.pinsker_kl_floor(tv.value), 8)} at eps = 1/100; "
+                f"d_TV - (1-r)/2 >= {mpmath.nstr(min(slack_tv), 4)} on the mechanisms")
 
 
-@certificate("prop6.2.steps")
+@certificate("prop6.2.steps", scope="claim")
 def markov_step_is_certified(cert):
     """The Markov sum at the partner count for every n <= N, the identity C_r - 1 =
     8r(1+r)/(1-r)^2, and the Markov sum bound for every q >= q0(r) on boxes of r."""
@@ -468,6 +706,90 @@ def markov_step_is_certified(cert):
         res = certify_markov_sum_bound(nboxes=64 if cert.quick else 256, prec=PREC)
         cert.record("r(q+1)/(q-1) <= (1+r)/2 for q >= q0(r), r in [0.01, 0.99]",
                     "exact identity + signs decided on r-boxes", None, res.verdict, boxes=res.boxes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Faults: plausible transcription mistakes each check must catch
+# ---------------------------------------------------------------------------------------------
+
+
+def _two_count_bound_miscopied(keep_n=True, power=2):
+    """eq (14) rewritten with the gap ceil(C_r n) - n (or, wrongly, ceil(C_r n)) and (1 - r)^power."""
+    def body(ctx, n, r):
+        m = exact_partner(ctx, n, r)
+        gap = ctx.convert(m - n if keep_n else m)
+        try:
+            num = ctx.convert((1 - exact.convert(r)) ** power)
+        except TypeError:
+            num = (1 - ctx.convert(r)) ** power
+        return num / (2 * gap * gap)
+    return body
+
+
+def _two_count_limit_miscopied(power=6, sixteen_eights=128, r_power=2):
+    def body(ctx, r):
+        r = ctx.convert(r)
+        return (1 - r) ** power / (sixteen_eights * r ** r_power * (1 + r) ** 2)
+    return body
+
+
+FAULTS = [
+    # Lemma 6.1: alpha k^2 rho
+    fault("lem6.1", "alpha k rho for alpha k^2 rho (linear group privacy)", "exponent",
+          replace_body(formulas.group_privacy_bound, lambda ctx, alpha, k, rho:
+                       ctx.convert(alpha) * ctx.convert(k) * ctx.convert(rho))),
+    fault("lem6.1", "k^2 rho without alpha", "factor",
+          replace_body(formulas.group_privacy_bound, lambda ctx, alpha, k, rho:
+                       ctx.convert(k) ** 2 * ctx.convert(rho))),
+    fault("lem6.1", "k + 1 edges for k", "index", offset_argument(formulas.group_privacy_bound, "k", 1)),
+    fault("lem6.1", "alpha k^2 rho twice too large", "factor", scale(formulas.group_privacy_bound, 2)),
+    # Proposition 6.2: eqs (14) and (15)
+    fault("prop6.2", "eq (14) twice too strong", "factor", scale(formulas.two_count_bound, 2)),
+    fault("prop6.2", "eq (14) 100x too strong", "factor", scale(formulas.two_count_bound, 100)),
+    fault("prop6.2", "C_r with 3r -> 2r", "constant",
+          replace_body(formulas.two_count_ratio_root, lambda ctx, r:
+                       (1 + 2 * ctx.convert(r)) / (1 - ctx.convert(r)))),
+    fault("prop6.2", "C_r without its square", "exponent",
+          replace_body(formulas.two_count_ratio, lambda ctx, r: formulas.two_count_ratio_root(ctx, r))),
+    fault("prop6.2", "m = floor(C_r n) for ceil(C_r n)", "index",
+          replace_body(formulas.two_count_partner, lambda ctx, n, r:
+                       ctx.floor(formulas.two_count_ratio(ctx, r) * n))),
+    fault("prop6.2", "ceil(C_r n) - n -> ceil(C_r n) in eq (14)", "dropped term",
+          replace_body(formulas.two_count_bound, _two_count_bound_miscopied(keep_n=False))),
+    fault("prop6.2", "(1 - r)^2 -> (1 - r) in eq (14)", "exponent",
+          replace_body(formulas.two_count_bound, _two_count_bound_miscopied(power=1))),
+    fault("prop6.2", "n - 1 for n in eq (14)", "index", offset_argument(formulas.two_count_bound, "n", -1)),
+    fault("prop6.2", "eq (15) with 128 -> 64", "factor",
+          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(sixteen_eights=64))),
+    fault("prop6.2", "eq (15) with (1-r)^6 -> (1-r)^4", "exponent",
+          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(power=4))),
+    fault("prop6.2", "eq (15) with r^2 -> r", "exponent",
+          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(r_power=1))),
+    # Proposition 6.2: the proof's steps
+    fault("prop6.2.steps", "Markov sum r(q+1)/(q-1) -> r(q+1)/(q+1)", "sign",
+          replace_body(formulas.markov_sum, lambda ctx, r, q:
+                       ctx.convert(r) * (ctx.convert(q) + 1) / (ctx.convert(q) + 1))),
+    fault("prop6.2.steps", "Pinsker's factor 2 dropped: KL >= d_TV^2", "factor",
+          replace_body(formulas.pinsker_kl_floor, lambda ctx, tv: ctx.convert(tv) ** 2)),
+    fault("prop6.2.steps", "eq (16) floor (1-r)/2 -> 1 - r", "factor", scale(formulas.total_variation_floor, 2)),
+    fault("prop6.2.steps", "eq (16) floor 1 - (1+r)/2 -> (1+r)/2", "sign",
+          replace_body(formulas.total_variation_floor, lambda ctx, r: (1 + ctx.convert(r)) / 2)),
+    fault("prop6.2.steps", "C_r - 1 = 4r(1+r)/(1-r)^2 (8 -> 4)", "factor",
+          scale(formulas.two_count_ratio_excess, "0.5")),
+    fault("prop6.2.steps", "C_r - 1 = 8r(1+r)/(1-r) (square dropped)", "exponent",
+          replace_body(formulas.two_count_ratio_excess, lambda ctx, r:
+                       8 * ctx.convert(r) * (1 + ctx.convert(r)) / (1 - ctx.convert(r)))),
+    fault("prop6.2.steps", "Markov rn/(t-n) -> rn/t", "dropped term",
+          replace_body(formulas.markov_exceedance, lambda ctx, n, t, r:
+                       ctx.convert(r) * ctx.convert(n) / ctx.convert(t))),
+    fault("prop6.2.steps", "threshold t = (m+n)/2 for sqrt(mn)", "other",
+          replace_body(formulas.two_count_threshold, lambda ctx, n, m: (ctx.convert(n) + ctx.convert(m)) / 2)),
+    fault("prop6.2.steps", "Markov sum limit (1-r)/2 for (1+r)/2", "sign",
+          replace_body(formulas.markov_sum_limit, lambda ctx, r: (1 - ctx.convert(r)) / 2)),
+    fault("prop6.2.steps", "C_r with 3r -> 2r", "constant",
+          replace_body(formulas.two_count_ratio_root, lambda ctx, r:
+                       (1 + 2 * ctx.convert(r)) / (1 - ctx.convert(r)))),
+]
 
 
 if __name__ == "__main__":

@@ -1,13 +1,18 @@
 """Tests of paper_checks/sec6_many_count.py (Section 6, many counts): the claims it declares and
-which carry certificates, and the uniform prior of the control does not reach pi/(4e^2).  That
-every claim passes in quick mode with its certificates proved is tested once, in
-test_checks_all_claims.py."""
+which carry certificates, the uniform prior of the control does not reach pi/(4e^2), the Laplace
+bumps nearly attain (17), and the fault catalogue: at least three catchable faults of two kinds
+per claim, and the faults the issue names are caught (each makes its claim fail by a case, in
+quick mode).  That every claim passes in quick mode with its certificates proved is tested
+once, in test_checks_all_claims.py."""
 
 import mpmath
+import pytest
 
 from countdp import formulas
 from countdp.divergence.information import differential_entropy
+from countdp.divergence.information import estimator_error, mutual_information, shannon_entropy
 from countdp.harness.claims import checks_in
+from countdp.harness.faults import faults_in
 from countdp.harness.results import holds
 from countdp.laws.moments import law_moments
 from countdp.laws.reference import Uniform
@@ -30,3 +35,41 @@ def test_control_uniform_prior_does_not_reach_pi_over_4e2():
         q = formulas.prior_coefficient(h.value, m.variance)
         assert abs(q - formulas.uniform_prior_constant()) < 1e-20
         assert not holds(q, "==", formulas.gaussian_prior_constant(), mpmath.mpf(10) ** -20)
+
+
+def test_laplace_bumps_nearly_attain_eq17(check_script):
+    with mpmath.workdps(30):
+        prior, channel = check_script("sec6_many_count").laplace_bumps(10)
+        info = mutual_information(prior, channel)
+        assert abs(info.value - mpmath.log(3)) < 1e-14      # Y is a function of J: I = H(Y)
+        D = estimator_error(prior, channel, 0)
+        gap = info.value - formulas.information_floor(shannon_entropy(prior), D.value)
+        assert 0 < gap < 1 / (4 * mpmath.mpf(10))           # about 1/(4b)
+
+
+def test_every_claim_has_three_catchable_faults_of_two_kinds(check_script):
+    faults = faults_in(check_script("sec6_many_count"))
+    for cid in IDS:
+        mine = [f for f in faults if f.claim == cid and f.catchable]
+        assert len(mine) >= 3 and len({f.kind for f in mine}) >= 2, cid
+
+
+#: the faults the issue names for these claims
+NAMED = [
+    ("lem6.3", "eq (17) with e for 2e"), ("lem6.3", "eq (17) with 1/4 -> 1/2"),
+    ("thm6.4", "eq (22) with e for 2e"), ("thm6.4", "eq (22) with 1/4 -> 1/2"),
+    ("thm6.4", "eq (19) with e for 2e"), ("thm6.4", "eq (19) with Var J for E(J - j*)^2"),
+    ("cor6.5", "eq (23) with 12/K^2 for 12/(K^2 - 1)"), ("cor6.5", "eq (23) with K/2 for (K-1)/2"),
+    ("cor6.5", "eq (25) a* = 2e^{1/2} for 2e^{3/2}"), ("cor6.5", "eq (25) 3/(2e^2) for 3/(2e^3)"),
+    ("cor6.7", "eq (29) pi/(4e) for pi/(4e^2)"), ("cor6.7", "eq (31) with 8e^2 for 8e^3"),
+    ("lem6.6", "eq (26) with log(S + 1) for log S"), ("lem6.6", "the O(1) of (27) bounded by 1/4 for 1/2"),
+]
+
+
+@pytest.mark.parametrize("claim_id,name", NAMED, ids=[n for _, n in NAMED])
+def test_named_fault_is_caught_by_a_case(claim_id, name, check_script, run_claim):
+    [flt] = [f for f in faults_in(check_script("sec6_many_count")) if f.name == name and f.claim == claim_id]
+    with flt.applied():
+        res = run_claim(claim_id, quick=True, certify=False, stop_at_first_failure=True)
+    assert res.status == "fail", (res.status, res.reason, res.error)
+    assert "case" in res.reason

@@ -13,7 +13,7 @@ from countdp import formulas
 from countdp.divergence.information import (Information, differential_entropy, estimator_error,
                                             many_count_bound_for_prior, mutual_information,
                                             mutual_information_mc, prior_moments, shannon_entropy,
-                                            total_variation)
+                                            squared_deviation, total_variation)
 from countdp.divergence.renyi import gaussian_renyi, kl
 from countdp.harness.results import Settings, holds
 from countdp.laws import Gaussian, PointMass
@@ -40,6 +40,15 @@ def test_entropy_and_moments_of_uniform_and_binomial():
     assert abs(shannon_entropy(np.array([0.5, 0.25, 0.25])) - 1.5 * math.log(2)) < 1e-15
     ks, ps = np.arange(4), np.full(4, 0.25)
     assert abs(shannon_entropy((ks, ps)) - math.log(4)) < 1e-15
+
+
+def test_squared_deviation_about_any_point():
+    from countdp.laws.priors import as_pmf
+    pmf = as_pmf(uniform_prior(5))
+    assert abs(squared_deviation(pmf, 0) - 6) < 1e-27     # (0 + 1 + 4 + 9 + 16)/5
+    assert abs(squared_deviation(pmf, 2) - 2) < 1e-27     # Var J
+    assert squared_deviation(as_pmf(([0, 4], np.array([0.5, 0.5]))), 1) == 5.0
+    assert prior_moments(uniform_prior(5), 0).second_moment == squared_deviation(pmf, 0)
 
 
 def test_many_count_bound_for_prior_is_eq19_of_the_moments():

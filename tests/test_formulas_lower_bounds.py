@@ -50,6 +50,9 @@ CASES = [
     ("prior_coefficient", (H, V)), ("gaussian_prior_constant", ()),
     ("gaussian_prior_constant_remainder", (3,)), ("two_count_template", (8, "0.5")),
     ("two_count_template", ("6.5", "0.3")), ("two_count_constant", ()),
+    ("group_privacy_bound", ("1.5", 3, "0.25")), ("quantized_entropy", ("13.7", H)),
+    ("quantized_mean", ("13.7", "0.27")), ("quantized_second_moment", ("13.7", V)),
+    ("quantized_mean_remainder", ()), ("quantized_second_moment_remainder", ("13.7", "2.5")),
 ]
 
 
@@ -63,7 +66,9 @@ def test_fp_mp_ball_agree(name, args):
     ("two_count_ratio_root", ("1/10",)), ("two_count_ratio", ("1/10",)), ("two_count_ratio_excess", ("1/10",)),
     ("two_count_bound", (81, "1/10")), ("two_count_limit", ("1/10",)),
     ("markov_sum", ("1/10", "13/9")), ("markov_sum_limit", ("1/10",)), ("total_variation_floor", ("1/10",)),
-    ("two_count_template", (8, "1/2")), ("two_count_constant", ())])
+    ("two_count_template", (8, "1/2")), ("two_count_constant", ()), ("group_privacy_bound", (2, 3, "1/8")),
+    ("quantized_mean", (10, "1/4")), ("quantized_second_moment", (10, "3/8")), ("quantized_mean_remainder", ()),
+    ("quantized_second_moment_remainder", (10, "1/20"))])
 def test_rational_formulas_are_exact(name, args):
     f = getattr(formulas, name)
     value = f.exact(*args)
@@ -75,6 +80,33 @@ def test_rational_formulas_are_exact(name, args):
 # ------------------------------------------------------------------------------------------
 # Proposition 6.2
 # ------------------------------------------------------------------------------------------
+
+
+def test_group_privacy_bound_values():
+    assert formulas.group_privacy_bound.exact(2, 3, "1/8") == Fraction(9, 4)
+    assert formulas.group_privacy_bound.exact(5, 1, "1/2") == Fraction(5, 2)
+
+
+def test_partner_of_an_array_runs_the_partner_formula():
+    # the array route evaluates the one body of two_count_partner (so a patched body reaches it)
+    ns = np.arange(1, 400)
+    for r in (Fraction(1, 10), 0.1, "1/100", Fraction(1, 2)):
+        m = exact_partner(exact, ns, r)
+        assert m.dtype == np.int64
+        assert list(m) == [formulas.two_count_partner.exact(int(n), r) for n in ns]
+    from countdp.harness.faults import replace_body
+    with replace_body(formulas.two_count_partner, lambda c, n, r: c.floor(formulas.two_count_ratio(c, r) * n)):
+        m = exact_partner(exact, ns, Fraction(1, 10))
+        assert list(m) == [math.floor(Fraction(169, 81) * int(n)) for n in ns]
+    assert list(exact_partner(exact, ns, Fraction(1, 10))) == [math.ceil(Fraction(169, 81) * int(n)) for n in ns]
+
+
+def test_quantization_main_terms_and_remainders():
+    assert formulas.quantized_mean.exact(10, "1/4") == Fraction(5, 2)
+    assert formulas.quantized_second_moment.exact(10, "1/3") == Fraction(100, 3)
+    assert formulas.quantized_mean_remainder.exact() == Fraction(1, 2)
+    assert formulas.quantized_second_moment_remainder.exact(10, "1/20") == Fraction(3, 4)
+    assert abs(formulas.quantized_entropy(100, "1.3") - (mpmath.log(100) + mpmath.mpf("1.3"))) < 1e-28
 
 
 def test_C_r_identity_exact_and_mp():

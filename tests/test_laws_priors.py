@@ -10,8 +10,9 @@ from hypothesis import given, settings, strategies as st
 from countdp import formulas
 from countdp.divergence.information import prior_moments
 from countdp.laws import FinitePmf
-from countdp.laws.priors import (Pmf, as_pmf, best_gaussian_prior_scale, best_uniform_scale,
-                                 best_uniform_size, binomial_prior, quantized_truncated_gaussian,
+from countdp.laws.priors import (Pmf, _bracket_zero, as_pmf, best_gaussian_prior_scale, best_uniform_scale,
+                                 best_uniform_size, binomial_prior, discrete_laplace_prior,
+                                 quantized_truncated_gaussian,
                                  quantized_truncated_gaussian_prior, uniform_prior, uniform_size_near)
 
 
@@ -24,6 +25,24 @@ def test_as_pmf_reads_every_form():
         pmf = as_pmf(prior)
         assert list(pmf.ks) == [0, 2] and [float(p) for p in pmf.ps] == [0.5, 0.5]
     assert list(as_pmf([0.25, 0.75]).ks) == [0, 1]
+
+
+def test_discrete_laplace_prior():
+    p = discrete_laplace_prior(2, 10)
+    assert list(p) == list(range(21))
+    assert abs(mpmath.fsum(p.values()) - 1) < 1e-28
+    assert all(abs(p[10 - k] - p[10 + k]) < 1e-30 for k in range(11))
+    assert abs(p[11] / p[10] - mpmath.exp(-0.5)) < 1e-28
+    m = prior_moments(p, 10)
+    assert abs(m.mean - 10) < 1e-27
+
+
+def test_bracket_zero_is_where_the_bracket_of_eq30_vanishes():
+    for L in (0.5, 3, 8):
+        h = formulas.truncated_normal_entropy(-L, L)
+        x0 = _bracket_zero(h)
+        assert abs(x0 - 2 * mpmath.exp(1 - h)) < 1e-25
+        assert abs(formulas.gaussian_prior_bracket(x0, h)) < 1e-25
 
 
 def test_best_uniform_size_matches_brute_force():

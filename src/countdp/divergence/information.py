@@ -30,7 +30,8 @@ from ..numerics import validate
 from ..numerics.estimate import Estimate
 from ..numerics.montecarlo import MCEstimate, mc_mean
 
-__all__ = ["shannon_entropy", "PriorMoments", "prior_moments", "many_count_bound_for_prior",
+__all__ = ["shannon_entropy", "PriorMoments", "squared_deviation", "prior_moments",
+           "many_count_bound_for_prior",
            "differential_entropy", "total_variation", "Information", "mutual_information",
            "mutual_information_mc", "estimator_error"]
 
@@ -66,6 +67,16 @@ class PriorMoments:
     second_moment: Any
 
 
+def squared_deviation(pmf, j) -> Any:
+    """E(J - j)^2 of a pmf about the point j (the privacy cost of eq 19 with j = j*): mpf
+    probabilities summed in mpmath, floats with math.fsum."""
+    if any(isinstance(p, mpmath.mpf) for p in pmf.ps):
+        return mpmath.fsum(p * (k - j) ** 2 for k, p in zip(pmf.ks, pmf.ps))
+    ka = np.asarray(pmf.ks, dtype=float)
+    pa = np.asarray(pmf.ps, dtype=float)
+    return math.fsum((pa * (ka - j) ** 2).tolist())
+
+
 def prior_moments(prior, j_star=None) -> PriorMoments:
     """H(J), E J and E(J - j*)^2 of a finitely supported J (j* defaults to 0); mpf
     probabilities are summed in mpmath, floats with math.fsum."""
@@ -74,11 +85,10 @@ def prior_moments(prior, j_star=None) -> PriorMoments:
     H = shannon_entropy(pmf)
     if any(isinstance(p, mpmath.mpf) for p in pmf.ps):
         mean = mpmath.fsum(p * k for k, p in zip(pmf.ks, pmf.ps))
-        second = mpmath.fsum(p * (k - j) ** 2 for k, p in zip(pmf.ks, pmf.ps))
-        return PriorMoments(H, mean, second)
-    ka = np.asarray(pmf.ks, dtype=float)
-    pa = np.asarray(pmf.ps, dtype=float)
-    return PriorMoments(H, math.fsum((pa * ka).tolist()), math.fsum((pa * (ka - j) ** 2).tolist()))
+    else:
+        ka = np.asarray(pmf.ks, dtype=float)
+        mean = math.fsum((np.asarray(pmf.ps, dtype=float) * ka).tolist())
+    return PriorMoments(H, mean, squared_deviation(pmf, j))
 
 
 def many_count_bound_for_prior(prior, j_star, n, r) -> mpmath.mpf:

@@ -1,10 +1,12 @@
 """Closed forms of the lower bounds (Section 6) and of the small-r coefficients (Section 8,
 Table 2), each written once.
 
+Chains (Lemma 6.1): the group-privacy bound alpha k^2 rho.
 Two counts (Proposition 6.2): ``C_r = ((1+3r)/(1-r))^2``, ``m = ceil(C_r n)``,
 ``q = sqrt(m/n)``; the Markov sum ``r(q+1)/(q-1)``; the bound (14) and its limit (15).
 Many counts (Lemma 6.3, Theorem 6.4, Corollaries 6.5 and 6.7): the information bounds (17),
-(22), (19); the uniform prior (23)-(25); the truncated-Gaussian prior (29)-(31).
+(22), (19); the uniform prior (23)-(25); fine quantization (26)-(28) and its explicit
+remainders; the truncated-Gaussian prior (29)-(31).
 
 The two-count bound is rational in r: ``m`` is always computed exactly (exact rational
 arithmetic for a rational r -- a float is taken at its exact binary value -- and a decided
@@ -14,9 +16,24 @@ number system (in float64 it is rounded at most twice: :data:`TWO_COUNT_BOUND_FP
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from ..numerics.contexts import exact, formula
+from ..numerics.contexts import ExactContext, exact, formula
+
+# ---------------------------------------------------------------------------------------------
+# Chains: Lemma 6.1
+# ---------------------------------------------------------------------------------------------
+
+
+@formula
+def group_privacy_bound(ctx, alpha, k, rho):
+    """Lemma 6.1: along a chain of k edges, each rho-zCDP in both directions, the end laws have
+    max(D_alpha(P_0||P_k), D_alpha(P_k||P_0)) <= alpha k^2 rho."""
+    k = ctx.convert(k)
+    return ctx.convert(alpha) * k * k * ctx.convert(rho)
+
 
 # ---------------------------------------------------------------------------------------------
 # Two counts: Proposition 6.2
@@ -51,29 +68,46 @@ def two_count_partner(ctx, n, r):
     return ctx.ceil(two_count_ratio(ctx, r) * n)
 
 
+class _ExactCounts(ExactContext):
+    """Exact rationals, with an array of counts as an object array of exact integers: the
+    partner formula runs once over every count (its one body, so a patched body reaches the
+    array evaluation too), and each ceiling or floor is taken exactly."""
+
+    name = "exact (array of counts)"
+
+    def convert(self, x):
+        if isinstance(x, np.ndarray):
+            return x.astype(object)
+        return super().convert(x)
+
+    def ceil(self, x):
+        if isinstance(x, np.ndarray):
+            return np.array([math.ceil(v) for v in x.ravel()], dtype=np.int64).reshape(x.shape)
+        return super().ceil(x)
+
+    def floor(self, x):
+        if isinstance(x, np.ndarray):
+            return np.array([math.floor(v) for v in x.ravel()], dtype=np.int64).reshape(x.shape)
+        return super().floor(x)
+
+
+_EXACT_COUNTS = _ExactCounts()
+
+
 def exact_partner(ctx, n, r) -> int:
     """m = ceil(C_r n) as an exact integer: by rational arithmetic when r is rational (int,
     Fraction, decimal string, float or mpf at their exact values), otherwise (r a ball) by a
     decided ceiling in ``ctx``.  An array of counts gives an int64 array."""
     if isinstance(n, np.ndarray):
-        ratio = _exact_or_none(two_count_ratio, r)
-        if ratio is None:
+        try:
+            return two_count_partner(_EXACT_COUNTS, np.asarray(n, dtype=np.int64).astype(object), r)
+        except TypeError:
             return np.array([exact_partner(ctx, int(k), r) for k in n.ravel()],
                             dtype=np.int64).reshape(n.shape)
-        p, q = ratio.numerator, ratio.denominator  # C_r once; then ceil(p k / q) per count
-        return np.array([-(-p * int(k) // q) for k in n.ravel()], dtype=np.int64).reshape(n.shape)
     try:
         return int(two_count_partner(exact, n, r))
     except TypeError:
         return int(two_count_partner(ctx, n, r).unique_fmpz())
-
-
-def _exact_or_none(f, *args):
-    """``f.exact(*args)`` when every argument is an exact rational, else None."""
-    try:
-        return f.exact(*args)
-    except TypeError:
-        return None
 
 
 #: relative rounding error of ``two_count_bound.fp`` while ceil(C_r n) - n < 2^26: (1 - r)^2 is
@@ -278,6 +312,43 @@ def uniform_prior_constant(ctx):
 def uniform_over_two_count(ctx):
     """Section 6: (3/(2e^3)) / (1/128) = 192/e^3 (about 9.56)."""
     return 192 / ctx.e ** 3
+
+
+# ---------------------------------------------------------------------------------------------
+# Lemma 6.6: fine quantization Q_S = round(S Z)
+# ---------------------------------------------------------------------------------------------
+
+
+@formula
+def quantized_entropy(ctx, S, entropy):
+    """eq (26): H(Q_S) = log S + h(Z) + o(1); the main term log S + h(Z)."""
+    return ctx.log(ctx.convert(S)) + ctx.convert(entropy)
+
+
+@formula
+def quantized_mean(ctx, S, mean):
+    """eq (27): E Q_S = S E Z + O(1); the main term S E Z."""
+    return ctx.convert(S) * ctx.convert(mean)
+
+
+@formula
+def quantized_second_moment(ctx, S, second_moment):
+    """eq (28): E Q_S^2 = S^2 E Z^2 + O(S); the main term S^2 E Z^2."""
+    S = ctx.convert(S)
+    return S * S * ctx.convert(second_moment)
+
+
+@formula
+def quantized_mean_remainder(ctx):
+    """Proof of Lemma 6.6: the O(1) of eq (27) is at most 1/2, since |Q_S - S Z| <= 1/2."""
+    return ctx.fraction(1, 2)
+
+
+@formula
+def quantized_second_moment_remainder(ctx, S, zmax):
+    """Proof of Lemma 6.6: the O(S) of eq (28) is at most S max|Z| + 1/4, since with
+    Q_S = S Z + Delta, |Delta| <= 1/2, |2 S Z Delta + Delta^2| <= S max|Z| + 1/4."""
+    return ctx.convert(S) * ctx.convert(zmax) + ctx.fraction(1, 4)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Finitely supported priors J for the many-count bound (Theorem 6.4, eq 19) and the choice of
 their size or scale.
 
-* :func:`uniform_prior` (Corollary 6.5), :func:`binomial_prior`, and the quantized truncated
+* :func:`uniform_prior` (Corollary 6.5), :func:`binomial_prior`, the discrete Laplace law
+  :func:`discrete_laplace_prior` (the near-extremal law of Lemma 6.3), and the quantized truncated
   Gaussian ``Q_S = round(S Z)`` of Lemma 6.6 (:func:`quantized_truncated_gaussian`) with its
   shifted version ``J = B + Q_S`` of Corollary 6.7 (:func:`quantized_truncated_gaussian_prior`).
 * :func:`as_pmf` reads any of the accepted forms of a prior: a dict ``{k: p}``, a
@@ -26,7 +27,8 @@ from .. import formulas
 from ..numerics import contexts, normal, validate
 from ..numerics.optimize import Maximum, maximise
 
-__all__ = ["Pmf", "as_pmf", "uniform_prior", "binomial_prior", "quantized_truncated_gaussian",
+__all__ = ["Pmf", "as_pmf", "uniform_prior", "binomial_prior", "discrete_laplace_prior",
+           "quantized_truncated_gaussian",
            "QuantizedPrior", "quantized_truncated_gaussian_prior", "UniformSize",
            "best_uniform_size", "uniform_size_near", "best_uniform_scale",
            "best_gaussian_prior_scale"]
@@ -79,6 +81,18 @@ def binomial_prior(N, p) -> dict:
     N = validate.count("N", N, lo=1)
     p = mpmath.mpf(validate.real("p", p, lo=0, hi=1))
     return {k: mpmath.binomial(N, k) * p ** k * (1 - p) ** (N - k) for k in range(N + 1)}
+
+
+def discrete_laplace_prior(b, T) -> dict:
+    """J on {0, ..., 2T} with P(J = k) proportional to exp(-|k - T|/b): a two-sided geometric law
+    centred at T, truncated at distance T (a finitely supported law in its own right), as
+    {k: p_k} in mpmath.  For large b its dithered version J + U is close to a Laplace law, the
+    maximum-entropy law at a given E|X - T| (Lemma 6.3)."""
+    b = mpmath.mpf(validate.real("b", b, lo=0))
+    T = validate.count("T", T, lo=0)
+    w = {k: mpmath.exp(-abs(k - T) / b) for k in range(2 * T + 1)}
+    Z = mpmath.fsum(w.values())
+    return {k: v / Z for k, v in w.items()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,12 +239,27 @@ def best_uniform_scale(r=0) -> Maximum:
     return maximise(lambda a: formulas.uniform_prior_limit(a, r), mpmath.mpf("0.5"), mpmath.mpf(60))
 
 
+def _bracket_zero(h):
+    """The x > 0 where the bracket log x + h - log(2e) of eq (30) at r = 0 vanishes (2 e^{1-h}),
+    found from the bracket's formula itself (it increases in x) by a bracketing root search, so
+    that the search window of the maximiser follows the formula it maximises."""
+    def g(x):
+        return formulas.gaussian_prior_bracket(x, h)
+
+    lo, hi = mpmath.mpf(1), mpmath.mpf(1)
+    while g(lo) > 0:
+        lo /= 2
+    while g(hi) < 0:
+        hi *= 2
+    return mpmath.findroot(g, (lo, hi), solver="anderson")
+
+
 def best_gaussian_prior_scale(L, r=0) -> Maximum:
     """The numerical maximiser of eq (30) over x > 0 at fixed (L, r), searched on [x0, 20 x0]
-    with x0 just above 2 e^{1 - h_L}, where the bracket of (30) vanishes."""
+    with x0 just above the zero of the bracket of (30) at r = 0 (2 e^{1 - h_L})."""
     L = validate.real("L", L, lo=0)
     r = validate.real("r", r, lo=0, hi=1, lo_open=False)
     h = formulas.truncated_normal_entropy(-L, L)
     var = formulas.truncated_normal_variance(-L, L)
-    lo = 2 * mpmath.exp(1 - h) * (1 + mpmath.mpf(10) ** -6)
+    lo = _bracket_zero(h) * (1 + mpmath.mpf(10) ** -6)
     return maximise(lambda x: formulas.gaussian_prior_bound(x, h, var, L, r), lo, lo * 20)
