@@ -216,15 +216,15 @@ def size(x, name: str = "size"):
     """A sample size: an integer >= 0 or a tuple of them, at most ``MAX_SAMPLE`` entries in all
     (returned as int or tuple)."""
     if isinstance(x, (tuple, list)):
-        shape = tuple(count(name, s, hi=MAX_SAMPLE) for s in x)
+        shape = tuple(count(name, s) for s in x)
         total = math.prod(shape)
     else:
         if x is None:
             raise ParameterTypeError(f"{name} must be an integer >= 0 or a tuple of them, got None")
-        shape = total = count(name, x, hi=MAX_SAMPLE)
+        shape = total = count(name, x)
     if total > MAX_SAMPLE:
-        raise ValueError(f"{name} must have at most {MAX_SAMPLE:.0e} entries in all (stream larger "
-                         f"samples in chunks), got {total}")
+        raise ValueError(f"{name} must be an integer >= 0 with at most {MAX_SAMPLE:.0e} entries in "
+                         f"all (stream larger samples in chunks), got {_show(total)}")
     return shape
 
 
