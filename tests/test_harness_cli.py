@@ -132,8 +132,14 @@ def fake_library(monkeypatch):
                 raise ValueError(f"r must lie in (r0, 1], got {r}")
             self.sigma = 0.5
 
+        def mp_sigma(self):
+            return self.sigma
+
         def v(self, n):
             return 1.0 / (n * n)
+
+        def mp_v(self, n):
+            return self.v(n)
 
     mech.ShiftedLogGaussian = ShiftedLogGaussian
     zcdp = types.ModuleType("countdp.divergence.zcdp")
