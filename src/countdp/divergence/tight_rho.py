@@ -461,9 +461,9 @@ def _excess(alpha) -> float:
 
 
 def _options(alpha_min, alpha_max, points_per_decade, rel_tol, max_evals, refine, precise) -> _Options:
-    validate.real("alpha_min", alpha_min, lo=1)
+    validate.real("alpha_min", alpha_min, lo=1, hi=1e6, hi_open=False)  # the start of the scan
     if alpha_max is not None:
-        validate.real("alpha_max", alpha_max, lo=float(alpha_min))
+        validate.real("alpha_max", alpha_max, lo=float(alpha_min), hi=1e100, hi_open=False)
     validate.real("rel_tol", rel_tol, lo=0, hi=1)
     if points_per_decade is not None:
         validate.count("points_per_decade", points_per_decade, lo=2)

@@ -111,7 +111,7 @@ _Z_MAX = mpmath.mpf("1e100")
 def zcdp_to_approx_dp(rho, delta):
     """Bun-Steinke conversion quoted in Section 5.1: rho-zCDP implies
     ``(rho + 2 sqrt(rho log(1/delta)), delta)``-DP for every 0 < delta < 1."""
-    rho = validate.real("rho", rho, lo=0, lo_open=False)
+    rho = validate.real("rho", rho, lo=0, lo_open=False, big_ok=True)  # mpmath only: any size
     delta = validate.real("delta", delta, lo=0, hi=1)
     return formulas.bun_steinke_epsilon(mpmath.mpf(rho), mpmath.mpf(delta))
 

@@ -17,7 +17,7 @@ def mc_abs_error(law: Law, n, rng: np.random.Generator, draws: int = 10**6) -> M
     """Monte Carlo of E|Y - n| for Y drawn from ``law`` (the mechanism's own sampler); ``rng``: a
     Generator, an integer seed or None; ``draws``: 2 .. 10^10."""
     validate.law("law", law)
-    n = validate.count("n", n)
+    n = validate.count("n", n, hi=2 ** 53)  # |Y - n| in float64: n exact
     return mc_mean(lambda g, m: np.abs(law.sample(g, m) - n), rng, draws)
 
 

@@ -140,21 +140,21 @@ def _calibrate_float(rho: float, q: float) -> float:
     fw = np.exp(airy.logpdf(x)) * w
     sg = np.where(x > q, 1.0, -1.0)
     b = rho / float(formulas.airy_mean_abs.fp())
-    lo, hi = 0.0, math.inf  # H is increasing in b: keep Newton inside the bracket it has found
+    # H(0) = 0 < rho; at large rho (q large) H first decreases, below 0, then grows past rho once:
+    # H(b) <= rho means b is left of the root.  Newton where it stays inside that bracket (it
+    # went backwards, to NaN, from the small-b start at rho = 0.999), else bisection/doubling.
+    lo, hi = 0.0, math.inf
     with np.errstate(over="ignore", invalid="ignore"):
-        for _ in range(200):
+        for _ in range(400):
             h = float(fw @ (np.expm1(b * x) * sg))
             d = float(fw @ (x * np.exp(b * x) * sg))
-            if not (math.isfinite(h) and math.isfinite(d) and d > 0):
-                hi, new = b, (lo + b) / 2
+            if not math.isfinite(h) or h > rho:
+                hi = b
             else:
-                if h > rho:
-                    hi = min(hi, b)
-                else:
-                    lo = max(lo, b)
-                new = b - (h - rho) / d
-                if not lo < new < hi:  # Newton left the bracket (from the small-b start at large
-                    new = (lo + hi) / 2 if math.isfinite(hi) else 2 * b  # rho it overshoots)
+                lo = b
+            new = b - (h - rho) / d if math.isfinite(h) and math.isfinite(d) and d > 0 else math.nan
+            if not lo < new < hi:
+                new = (lo + hi) / 2 if math.isfinite(hi) else 2 * b
             if abs(new - b) < 1e-15 * b:
                 return new
             b = new

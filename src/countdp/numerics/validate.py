@@ -37,6 +37,7 @@ MAX_SAMPLE = 10 ** 8
 #: the default dps 30; dps 10000 does not finish)
 DPS_MIN, DPS_MAX = 5, 100
 _FLOAT_TINY = sys.float_info.min  # the smallest normal float64
+_FLOAT_MAX = sys.float_info.max
 
 
 class ParameterTypeError(TypeError, ValueError):
@@ -69,10 +70,13 @@ def _plain(x):
     return x
 
 
-def real(name: str, x, lo=None, hi=None, lo_open=True, hi_open=True, allow_inf=False):
+def real(name: str, x, lo=None, hi=None, lo_open=True, hi_open=True, allow_inf=False,
+         big_ok=False):
     """Return ``x`` (numpy scalars as Python numbers) after checking it is a real number in the
     stated interval: ValueError naming ``name`` and the interval otherwise (ParameterTypeError for
-    a non-number)."""
+    a non-number).  A finite value beyond the float64 range (a Python int or mpmath number above
+    1.8e308) is refused too, unless ``big_ok`` (an entry point that works in mpmath only): the
+    library converts parameters to float64 in places, where it would become inf."""
     rng_txt = _range(lo, hi, lo_open, hi_open)
     if not _is_real_type(x):
         raise ParameterTypeError(f"{name} must be a real number{rng_txt}, got {_type_name(x)} {x!r:.40}")
@@ -81,6 +85,9 @@ def real(name: str, x, lo=None, hi=None, lo_open=True, hi_open=True, allow_inf=F
         raise ValueError(f"{name} must be a real number{rng_txt}, got NaN")
     if not allow_inf and mpmath.isinf(x):
         raise ValueError(f"{name} must be finite{rng_txt}, got {x!r}")
+    if not big_ok and not mpmath.isinf(x) and abs(x) > _FLOAT_MAX:
+        raise ValueError(f"{name} must be finite and within the float64 range (|{name}| <= 1.8e308)"
+                         f"{rng_txt}, got {_show(x)}")
     bad = False
     if lo is not None:
         bad |= (x <= lo) if lo_open else (x < lo)
@@ -285,7 +292,7 @@ def floats(what: str, a: np.ndarray, hint: str, zero_ok: bool = True) -> np.ndar
     if np.any(bad):
         i = tuple(int(k) for k in np.argwhere(bad)[0])
         raise ValueError(f"{what} at index {i if len(i) > 1 else i[0] if i else ()} is outside the "
-                         f"float64 range ({a[bad].flat[0]!r}); {hint}")
+                         f"float64 range ({float(a[bad].flat[0])!r}); {hint}")
     return a
 
 
