@@ -56,7 +56,7 @@ def time_limit(seconds: float | None):
     outer, _ = signal.getitimer(signal.ITIMER_REAL)  # a watchdog of the caller's, re-armed below
     t0 = time.monotonic()
     previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, float(seconds))
+    signal.setitimer(signal.ITIMER_REAL, min(float(seconds), 1e8))  # beyond ~1e10 it overflows
     try:
         yield
     finally:
