@@ -154,7 +154,7 @@ def counts(name: str, arr) -> np.ndarray:
             raise ValueError(f"{what}, got a fraction {_show(a[a != np.floor(a)].flat[0])}")
         if a.size and np.min(a) < 0:
             raise ValueError(f"{what}, got a negative count {_show(np.min(a))}")
-        if a.size and np.max(a) >= 2.0 ** 63:
+        if a.size and float(np.max(a)) >= 2.0 ** 63:
             raise ValueError(f"{what}: {_show(np.max(a))} is too large for int64 (overflow)")
         return a.astype(np.int64)
     if kind == "u":
