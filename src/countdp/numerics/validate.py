@@ -303,7 +303,10 @@ def _show(x) -> str:
         return repr(float(x))
     if isinstance(x, mpmath.mpf):
         return mpmath.nstr(x, 15)
-    return str(x) if isinstance(x, (int, Fraction)) else repr(x)
+    if isinstance(x, Fraction):
+        text = str(x)
+        return text if len(text) <= 40 else mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 6)
+    return str(x) if isinstance(x, int) else repr(x)
 
 
 def _interval(lo, hi, lo_open, hi_open) -> str:
