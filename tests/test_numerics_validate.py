@@ -339,3 +339,10 @@ def test_public_api_refuses_or_returns_finite(names, typ, call, x):
         signal.signal(signal.SIGALRM, old)
     wrong = _finite_of_type(out, typ)
     assert wrong is None, f"for {x!r}: {wrong}"
+
+
+def test_release_with_a_huge_shift_keeps_the_count():
+    """(n+c) e^W - c cancelled the count away in float64 when c >> n (c = 1e300 released 0 or
+    multiples of 1e284); x + (x+c) expm1(W) keeps it: the noise sd is about (n+c) sigma = 0.125."""
+    y = ShiftedLogGaussian(0.1, 1e300).release(np.full(20000, 5), np.random.default_rng(3), clip=False)
+    assert abs(np.mean(y) - 5) < 0.01 and 0.1 < np.std(y) < 0.15
