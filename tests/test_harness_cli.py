@@ -132,8 +132,14 @@ def fake_library(monkeypatch):
                 raise ValueError(f"r must lie in (r0, 1], got {r}")
             self.sigma = 0.5
 
+        def mp_sigma(self):
+            return self.sigma
+
         def v(self, n):
             return 1.0 / (n * n)
+
+        def mp_v(self, n):
+            return self.v(n)
 
     mech.ShiftedLogGaussian = ShiftedLogGaussian
     zcdp = types.ModuleType("countdp.divergence.zcdp")
@@ -227,3 +233,183 @@ def slow(c):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+# --------------------------------------------------------------------------------------------
+# Bad input: every option refused early, in one line, by the same rule in every subcommand
+# --------------------------------------------------------------------------------------------
+
+import contextlib  # noqa: E402
+import io  # noqa: E402
+import signal  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import _bad_inputs  # noqa: E402
+
+REAL_ROOT = Path(__file__).resolve().parents[1]
+
+
+class _Hang(Exception):
+    pass
+
+
+def run_main(argv: list[str], timeout: float = 120) -> tuple[int | None, str, str]:
+    """cli.main in this process: (exit code, stdout, stderr); None for a run past ``timeout``."""
+    out, err = io.StringIO(), io.StringIO()
+
+    def alarm(signum, frame):
+        raise _Hang
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli.main(argv)
+            except SystemExit as exc:  # argparse's usage errors
+                code = exc.code
+    except _Hang:
+        code = None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def bad_root(tmp_path_factory):
+    base = tmp_path_factory.mktemp("cli-bad")
+    root = make_root(base / "root", _bad_inputs.FAKE_SCRIPTS)
+    (base / "afile").write_text("a regular file: no directory can be made under it")
+    return base, root
+
+
+@pytest.mark.parametrize("argv, allowed, text", [c[1:] for c in _bad_inputs.CLI_CASES],
+                         ids=[c[0] for c in _bad_inputs.CLI_CASES])
+def test_bad_command_lines(bad_root, tmp_path, argv, allowed, text):
+    base, root = bad_root
+    argv = _bad_inputs.materialise(argv, str(root), str(REAL_ROOT), str(base / "afile"), str(tmp_path))
+    code, out, err = run_main(argv)
+    ok, what = _bad_inputs.judge_cli(code, out, err, allowed, text)
+    assert ok, what
+
+
+def test_runaway_claim_is_stopped_with_the_reason(bad_root, tmp_path):
+    """--time-limit turns a check that never ends into an error, in the worker processes of
+    reproduce as well as in check (in this process)."""
+    _, root = bad_root
+    code, out, err = run_main(["reproduce", "--root", str(root), "--time-limit", "1", "-j", "1",
+                               "--reports", str(tmp_path), "--no-figures", "-q"])
+    assert code == 1
+    assert "stopped: the claim ran past the time limit of 1 s (--time-limit)" in \
+        (tmp_path / "SUMMARY.md").read_text()
+    assert json.loads((tmp_path / "summary.json").read_text())["claims"]["lem4.1"] == "pass"
+    code, out, err = run_main(["check", "eq9", "--root", str(root), "--time-limit", "0.5", "--json"])
+    assert code == 2 and json.loads(out)["status"] == "error"
+    assert err.strip() == "countdp: error: eq9: stopped: the claim ran past the time limit of 0.5 s " \
+                          "(--time-limit)"
+
+
+def test_reports_directory_is_checked_before_any_claim_runs(bad_root, tmp_path, monkeypatch):
+    base, root = bad_root
+    from countdp.harness import runner
+
+    def must_not_run(*a, **k):
+        raise AssertionError("a claim ran before the reports directory was checked")
+
+    monkeypatch.setattr(runner, "reproduce", must_not_run)
+    code, out, err = run_main(["reproduce", "--root", str(root), "--reports", str(base / "afile" / "r")])
+    assert code == 2 and err.startswith("countdp: error: --reports ") and "not a writable directory" in err
+
+
+def test_budget_full_precision(capsys):
+    """Values beyond float64 are printed at full precision, never inf or 0.0 (v(10) at r0 = 1e-300
+    is 1.1566e+598; v(10^400) at r0 = 0.1 is 1.27e-798)."""
+    assert cli.main(["budget", "--r0", "1e-300", "--c", "1", "--n", "10", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["v_n"].startswith("1.1566146698175799") and data["v_n"].endswith("e+598")
+    assert data["sigma"].startswith("6.26657068657750") and data["sigma"].endswith("e-301")
+    assert cli.main(["budget", "--r0", "0.1", "--c", "1", "--n", "1" + "0" * 400, "--dps", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "v(n)   = 1.2715722227527948856e-798" in out
+    assert cli.main(["budget", "--r0", "1e-300", "--c", "1", "--n", "10", "--delta", "1e-6"]) == 0
+    assert "eps    = 1.1566146698175" in capsys.readouterr().out
+
+
+def test_same_option_same_rule_in_every_subcommand(bad_root):
+    _, root = bad_root
+    messages = {}
+    for sub in (["check", "lem4.1"], ["reproduce"], ["faults"], ["figures"], ["budget", "--r0", "0.1",
+                                                                              "--c", "1", "--n", "1"]):
+        code, out, err = run_main(sub + ["--root", str(root)] * (sub[0] != "budget") + ["--dps", "4"])
+        assert code == 2
+        messages[sub[0]] = err.split("argument --dps: ")[1].split(" (see")[0]
+    assert len(set(messages.values())) == 1, messages
+    for opt, bad in (("--jobs", "0"), ("--time-limit", "-1")):
+        msgs = set()
+        for sub in ("reproduce", "faults", "figures", "check"):
+            if opt == "--jobs" and sub == "check" or opt == "--time-limit" and sub == "figures":
+                continue
+            argv = [sub] + (["lem4.1"] if sub == "check" else []) + ["--root", str(root), opt, bad]
+            code, out, err = run_main(argv)
+            assert code == 2, (sub, opt, err)
+            msgs.add(err.split(f"argument {opt}")[1].split(" (see")[0])
+        assert len(msgs) == 1, msgs
+
+
+# ---- property tests: arbitrary option values -------------------------------------------------
+
+TEXT = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.integers(min_value=-10**40, max_value=10**40).map(str),
+    st.sampled_from(["nan", "-inf", "inf", "-1e-6", "1e-300", "4.9e-324", "1e400", "-0", "", " ",
+                     "0x10", "1_000", "1/2", "--", "-", "-h", "--json", "1e3", "10" * 30,
+                     "\u0661", "0.5", "1", "7"]),
+    st.text(max_size=6),
+)
+
+BUDGET = {"--r0": "0.1", "--c": "1", "--n": "10", "--r": "0.5", "--delta": "1e-6", "--dps": "15"}
+
+
+def _check_exit(code, out, err, option):
+    assert code in (0, 1, 2), (code, err[-300:])
+    assert "Traceback" not in out + err
+    if code == 2:
+        lines = [ln for ln in err.splitlines() if ln.strip()]
+        assert len(lines) == 1, err
+        assert option.lstrip("-") in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("option", list(BUDGET))
+@settings(max_examples=40)
+@given(value=TEXT)
+def test_budget_any_value(option, value):
+    args = dict(BUDGET, **{option: value})
+    argv = ["budget"] + [a for k, v in args.items() for a in (k, v)]
+    code, out, err = run_main(argv, timeout=60)
+    _check_exit(code, out, err, option)
+    if code == 0:
+        for bad in (" inf", "nan", "= 0.0 ", "= 0 "):
+            assert bad not in out, out
+
+
+@pytest.mark.parametrize("option", ["--dps", "--seed", "--time-limit"])
+@settings(max_examples=30)
+@given(value=TEXT)
+def test_check_options_any_value(bad_root, option, value):
+    _, root = bad_root
+    code, out, err = run_main(["check", "lem4.1", "--root", str(root), "--no-certify", option, value],
+                              timeout=60)
+    _check_exit(code, out, err, option)
+
+
+@settings(max_examples=12)
+@given(value=TEXT)
+def test_jobs_any_value(bad_root, value):
+    base, root = bad_root
+    code, out, err = run_main(["reproduce", "--root", str(root), "--only", "lem4.1", "--no-figures",
+                               "-q", "--reports", str(base / "jobs-reports"), "--jobs", value],
+                              timeout=120)
+    _check_exit(code, out, err, "--jobs")

@@ -34,7 +34,7 @@ def renyi_atoms(p: dict, q: dict, alpha) -> Divergence:
     final logarithm is rounded.  The error field is 0 (rounding only)."""
     alpha_v = validate.order(alpha)
     for name, d in (("p", p), ("q", q)):
-        if not d or any(to_fraction(name, m) < 0 for m in d.values()):
+        if not isinstance(d, dict) or not d or any(to_fraction(name, m) < 0 for m in d.values()):
             raise ValueError(f"{name} must be a nonempty table of masses >= 0")
     for x, px in p.items():
         if px > 0 and q.get(x, 0) == 0:

@@ -68,9 +68,9 @@ def renyi(P: Law, Q: Law, alpha, method: str = "auto") -> Divergence:
 
     ``method``: ``"auto"`` (closed form when known, else quadrature), ``"closed"`` (closed form
     or ValueError), ``"quadrature"`` (never the closed form: an independent route)."""
+    validate.law("P", P), validate.law("Q", Q)
     alpha = mpmath.mpf(validate.order(alpha))
-    if method not in ("auto", "closed", "quadrature"):
-        raise ValueError(f"method must be 'auto', 'closed' or 'quadrature', got {method!r}")
+    validate.choice("method", method, ("auto", "closed", "quadrature"))
     if method in ("auto", "closed"):
         closed = _closed_form(P, Q, alpha)
         if closed is not None:
@@ -82,8 +82,8 @@ def renyi(P: Law, Q: Law, alpha, method: str = "auto") -> Divergence:
 
 def kl(P: Law, Q: Law, method: str = "auto") -> Divergence:
     """KL(P || Q) = lim_{alpha -> 1} D_alpha(P || Q)."""
-    if method not in ("auto", "closed", "quadrature"):
-        raise ValueError(f"method must be 'auto', 'closed' or 'quadrature', got {method!r}")
+    validate.law("P", P), validate.law("Q", Q)
+    validate.choice("method", method, ("auto", "closed", "quadrature"))
     if method in ("auto", "closed"):
         closed = _closed_form(P, Q, mpmath.mpf(1))
         if closed is not None:
@@ -99,8 +99,9 @@ def gaussian_renyi(alpha, mu_p, s_p, mu_q, s_q) -> Divergence:
     Finite iff the margin ``alpha s_q^2 + (1 - alpha) s_p^2`` of eq (34) is positive, then
     :func:`countdp.formulas.gaussian_renyi_divergence`; equal variances reduce to eq (11).
     ``alpha = 1`` gives the KL divergence."""
-    a = mpmath.mpf(alpha)
-    mu_p, s_p, mu_q, s_q = (mpmath.mpf(v) for v in (mu_p, s_p, mu_q, s_q))
+    a = mpmath.mpf(validate.real("alpha", alpha, lo=1, lo_open=False))
+    mu_p, mu_q = (mpmath.mpf(validate.real(k, v)) for k, v in (("mu_p", mu_p), ("mu_q", mu_q)))
+    s_p, s_q = (mpmath.mpf(validate.real(k, v, lo=0)) for k, v in (("s_p", s_p), ("s_q", s_q)))
     if a == 1:
         return Divergence(formulas.gaussian_kl(mu_p, s_p, mu_q, s_q), mpmath.mpf(0),
                           "closed form (Gaussian KL)", a)
@@ -482,6 +483,8 @@ def renyi_product_2d(P1: Law, P2: Law, Q1: Law, Q2: Law, alpha) -> Divergence:
     The joint of two mixed laws splits into four parts (atom x atom, atom x density,
     density x atom, density x density); the density x density part is integrated as a genuine
     2-D integral (mpmath tanh-sinh in both integration coordinates), not factorised."""
+    for name, law in (("P1", P1), ("P2", P2), ("Q1", Q1), ("Q2", Q2)):
+        validate.law(name, law)
     alpha = mpmath.mpf(validate.order(alpha))
     for A, B in ((P1, Q1), (P2, Q2)):
         if A.integer or B.integer:

@@ -165,8 +165,7 @@ class SupRatio:
 
 
 def _direction(P: Law, Q: Law, breakpoints, tail, location: bool = True) -> LossCgf:
-    if not isinstance(P, Law) or not isinstance(Q, Law):
-        raise ValueError(f"pairs must hold countdp.laws.Law objects, got {type(P).__name__}, {type(Q).__name__}")
+    validate.law("P", P), validate.law("Q", Q)
     if location:
         loc = location_pair(P, Q)
         if loc is not None:
@@ -462,9 +461,9 @@ def _excess(alpha) -> float:
 
 
 def _options(alpha_min, alpha_max, points_per_decade, rel_tol, max_evals, refine, precise) -> _Options:
-    validate.real("alpha_min", alpha_min, lo=1)
+    validate.real("alpha_min", alpha_min, lo=1, hi=1e6, hi_open=False)  # the start of the scan
     if alpha_max is not None:
-        validate.real("alpha_max", alpha_max, lo=float(alpha_min))
+        validate.real("alpha_max", alpha_max, lo=float(alpha_min), hi=1e100, hi_open=False)
     validate.real("rel_tol", rel_tol, lo=0, hi=1)
     if points_per_decade is not None:
         validate.count("points_per_decade", points_per_decade, lo=2)
@@ -505,10 +504,15 @@ def tight_rho(pairs, *, alpha_min=1 + 1e-6, alpha_max=None, points_per_decade: i
     density quadrature)."""
     opt = _options(alpha_min, alpha_max, points_per_decade, rel_tol, max_evals, refine, precise)
     plist = _as_pairs(pairs)
+    if labels is not None and (isinstance(labels, str) or not isinstance(labels, Sequence) or
+                               not all(isinstance(x, str) for x in labels)):
+        raise validate.ParameterTypeError(f"labels must be a list of strings (one per pair), got "
+                                          f"{type(labels).__name__}")
     if labels is not None and len(labels) != len(plist):
         raise ValueError(f"labels must give one name per pair ({len(plist)}), got {len(labels)}")
-    tail = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) if window_tail is None else mpmath.mpf(window_tail)
-    bps = [float(validate.real("breakpoints", b)) for b in breakpoints]
+    tail = _default_tail() if window_tail is None else \
+        mpmath.mpf(validate.real("window_tail", window_tail, lo=0, hi=1))
+    bps = _breakpoints(breakpoints)
     results = []
     for i, (P, Q) in enumerate(plist):
         name = labels[i] if labels is not None else (f"pair {i}: " if len(plist) > 1 else "")
@@ -524,13 +528,19 @@ def _default_tail():
     return mpmath.mpf(10) ** (-(mpmath.mp.dps + 5))
 
 
+def _breakpoints(bps) -> list[float]:
+    """The ``breakpoints`` argument: an iterable of finite real numbers, as floats."""
+    if bps is None or isinstance(bps, (str, bytes)) or not isinstance(bps, Iterable):
+        raise validate.ParameterTypeError(f"breakpoints must be an iterable of real numbers, got "
+                                          f"{type(bps).__name__}")
+    return [float(validate.real("breakpoints", b)) for b in bps]
+
+
 def renyi_curve(P: Law, Q: Law, alphas, breakpoints: Iterable = (), location: bool = True) -> Estimate:
     """D_alpha(P||Q) at the given orders by the engine's float64 route (arrays of values and
     errors)."""
-    a = np.asarray(alphas, dtype=float)
-    if np.any(~(a > 1)):
-        raise ValueError("alpha must lie in (1, inf)")
-    d = _direction(P, Q, [float(b) for b in breakpoints], _default_tail(), location)
+    a = validate.reals("alpha", alphas, lo=1)
+    d = _direction(P, Q, _breakpoints(breakpoints), _default_tail(), location)
     if d.infinite_reason:
         return Estimate(np.full(a.shape, np.inf), np.zeros(a.shape))
     F = d.F(a)
@@ -540,7 +550,7 @@ def renyi_curve(P: Law, Q: Law, alphas, breakpoints: Iterable = (), location: bo
 def mp_renyi(P: Law, Q: Law, alpha, breakpoints: Iterable = (), location: bool = True) -> Estimate:
     """D_alpha(P||Q) by the engine's precise (mpmath) route; alpha = 1 gives KL."""
     alpha = mpmath.mpf(validate.real("alpha", alpha, lo=1, lo_open=False))
-    d = _direction(P, Q, [float(b) for b in breakpoints], _default_tail(), location)
+    d = _direction(P, Q, _breakpoints(breakpoints), _default_tail(), location)
     if d.infinite_reason:
         return Estimate(INF, mpmath.mpf(0))
     if alpha == 1:
@@ -551,7 +561,7 @@ def mp_renyi(P: Law, Q: Law, alpha, breakpoints: Iterable = (), location: bool =
 
 def d_infinity(P: Law, Q: Law, breakpoints: Iterable = (), location: bool = True) -> DInfinity:
     """D_inf(P||Q) = log ess sup dP/dQ, and how it was obtained."""
-    d = _direction(P, Q, [float(b) for b in breakpoints], _default_tail(), location)
+    d = _direction(P, Q, _breakpoints(breakpoints), _default_tail(), location)
     if d.infinite_reason:
         return DInfinity(INF, d.infinite_reason)
     return d.d_inf()
@@ -562,10 +572,13 @@ def pmf_sup_ratio(p: Sequence[float], q: Sequence[float], alpha_max=1e4, points_
     """A light float64 version for searches over many finite pairs: the max over both directions
     of sup_alpha D_alpha/alpha and its maximiser (1.0 for alpha -> 1).  Not a bracket: use
     :func:`tight_rho` on the pair it selects."""
-    p = np.asarray(p, dtype=float)
-    q = np.asarray(q, dtype=float)
-    if p.shape != q.shape or np.any(p < 0) or np.any(q < 0):
-        raise ValueError("p and q must be nonnegative arrays of one shape")
+    p = validate.reals("p", p, lo=0, lo_open=False)
+    q = validate.reals("q", q, lo=0, lo_open=False)
+    if p.shape != q.shape or p.ndim != 1 or not p.size or p.sum() == 0 or q.sum() == 0:
+        raise ValueError(f"p and q must be nonnegative, nonzero 1-d arrays of one length, got shapes "
+                         f"{p.shape}, {q.shape}")
+    alpha_max = float(validate.real("alpha_max", alpha_max, lo=1 + 1e-5, hi=1e300))
+    points_per_decade = validate.count("points_per_decade", points_per_decade, lo=1, hi=1000)
     best = SupRatio(-math.inf, 1.0)
     alphas = 1 + 10 ** np.linspace(-6, math.log10(alpha_max - 1), int(10 * points_per_decade) + 1)
     for a, b in ((p, q), (q, p)):

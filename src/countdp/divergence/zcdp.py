@@ -105,10 +105,14 @@ def _xtol(x_scale, rel=None):
 # ============================================================================================
 
 
+#: the largest standardised argument given to the normal cdf (mpmath's erfc fails near 1e154)
+_Z_MAX = mpmath.mpf("1e100")
+
+
 def zcdp_to_approx_dp(rho, delta):
     """Bun-Steinke conversion quoted in Section 5.1: rho-zCDP implies
     ``(rho + 2 sqrt(rho log(1/delta)), delta)``-DP for every 0 < delta < 1."""
-    rho = validate.real("rho", rho, lo=0, lo_open=False)
+    rho = validate.real("rho", rho, lo=0, lo_open=False, big_ok=True)  # mpmath only: any size
     delta = validate.real("delta", delta, lo=0, hi=1)
     return formulas.bun_steinke_epsilon(mpmath.mpf(rho), mpmath.mpf(delta))
 
@@ -216,6 +220,9 @@ def gaussian_hockey_stick(mu, eps):
     eps = mpmath.mpf(validate.real("eps", eps, lo=0, lo_open=False))
     if mu == 0:
         return mpmath.mpf(0)
+    if mu / 2 + eps / mu > _Z_MAX:  # mpmath's erfc overflows a float beyond |z| ~ 1e154
+        raise ValueError(f"mu and eps must keep mu/2 + eps/mu <= 1e100 (the normal cdf's range), "
+                         f"got mu = {mpmath.nstr(mu, 6)}, eps = {mpmath.nstr(eps, 6)}")
     with mpmath.workdps(mpmath.mp.dps + 20):  # guard digits against the cancellation
         val = formulas.gaussian_profile(mu, eps)
     return +max(val, mpmath.mpf(0))
@@ -223,7 +230,7 @@ def gaussian_hockey_stick(mu, eps):
 
 def gaussian_eps_of_delta(mu, delta):
     """The eps at which :func:`gaussian_hockey_stick` equals delta (root-finding on the closed form)."""
-    mu = mpmath.mpf(validate.real("mu", mu, lo=0, lo_open=False))
+    mu = mpmath.mpf(validate.real("mu", mu, lo=0, hi=_Z_MAX ** 0.5, lo_open=False, hi_open=False))
     delta = mpmath.mpf(validate.real("delta", delta, lo=0, hi=1))
     if gaussian_hockey_stick(mu, 0) <= delta:
         return mpmath.mpf(0)
@@ -260,11 +267,9 @@ def hockey_stick(P: Law, Q: Law, eps, method: str = "auto", with_mass: bool = Fa
     ``method``: ``"auto"`` (closed form when known, else atoms + quadrature), ``"closed"``,
     ``"quadrature"`` (never the closed form: an independent route).  ``with_mass`` also returns
     ``P(A)`` for the optimal set A (quadrature route only; it gives the slope in eps)."""
+    validate.law("P", P), validate.law("Q", Q)
     eps = mpmath.mpf(validate.real("eps", eps, lo=0, lo_open=False))
-    if method not in ("auto", "closed", "quadrature"):
-        raise ValueError(f"method must be 'auto', 'closed' or 'quadrature', got {method!r}")
-    if not isinstance(P, Law) or not isinstance(Q, Law):
-        raise ValueError("P and Q must be countdp.laws.Law objects")
+    validate.choice("method", method, ("auto", "closed", "quadrature"))
     if method in ("auto", "closed"):
         closed = _closed_profile(P, Q, eps)
         if closed is not None:
@@ -635,10 +640,10 @@ def eps_of_delta(P: Law, Q: Law, delta, method: str = "auto", both: bool = True,
     n the gap log((n+c)/(n-1+c)) between two stored means carries a relative error of about
     10^-dps log(n)/gap ~ 10^-dps n log n; choose dps so that this is negligible (30 digits leave
     ~20 at n = 10^6).  ``reason`` explains an infinite eps (an atom of P where Q has none)."""
+    validate.law("P", P), validate.law("Q", Q)
     delta = mpmath.mpf(validate.real("delta", delta, lo=0, hi=1))
     rel_tol = validate.real("rel_tol", rel_tol, lo=0, hi=1)
-    if method not in ("auto", "closed", "quadrature"):
-        raise ValueError(f"method must be 'auto', 'closed' or 'quadrature', got {method!r}")
+    validate.choice("method", method, ("auto", "closed", "quadrature"))
     orders = {"P||Q": (P, Q)}
     if both:
         orders["Q||P"] = (Q, P)
@@ -676,8 +681,15 @@ def compose_budgets(*budgets: Callable) -> Callable:
 
 def composed_budget(mechanisms: Sequence, n):
     """``sum_t v_t(n)`` for mechanisms with an ``mp_v`` method (the shifted log-Gaussian)."""
+    if isinstance(mechanisms, (str, bytes)) or not isinstance(mechanisms, Sequence):
+        raise validate.ParameterTypeError(f"mechanisms must be a list of mechanisms, got "
+                                          f"{type(mechanisms).__name__}")
     if len(mechanisms) == 0:
         raise ValueError("mechanisms must hold at least one mechanism")
+    for i, m in enumerate(mechanisms):
+        if not callable(getattr(m, "mp_v", None)):
+            raise validate.ParameterTypeError(f"mechanisms[{i}] must have an mp_v(n) method, got "
+                                              f"{type(m).__name__}")
     return compose_budgets(*(m.mp_v for m in mechanisms))(n)
 
 
@@ -808,8 +820,11 @@ def joint_renyi_2d(Ps: Sequence[Law], Qs: Sequence[Law], alpha, width: float = 1
     below e^{-width^2/2}); the line parts by ``quad``.  No additivity is used: the integrand is the
     joint density.  Component densities of P_i and Q_i must share their integration coordinate."""
     alpha = float(validate.order(alpha))
-    if len(Ps) != 2 or len(Qs) != 2:
-        raise ValueError("Ps and Qs must each hold exactly two laws")
+    for name, laws in (("Ps", Ps), ("Qs", Qs)):
+        if not isinstance(laws, Sequence) or len(laws) != 2:
+            raise ValueError(f"{name} must hold exactly two laws")
+        for i, law in enumerate(laws):
+            validate.law(f"{name}[{i}]", law)
     P1, P2, Q1, Q2 = _split(Ps[0]), _split(Ps[1]), _split(Qs[0]), _split(Qs[1])
     for P, Q, i in ((P1, Q1, 1), (P2, Q2, 2)):
         if P.density is not None and (Q.density is None or not P.density.same_coordinate(Q.density)):
@@ -832,6 +847,7 @@ def log_likelihood_ratio(P: Law, Q: Law, y) -> np.ndarray:
     """The privacy-loss variable ``log(dP/dQ)(y)`` (float64, vectorised) for laws made of atoms and a
     density (points equal to an atom use the atom masses, the rest the densities).  ``+inf`` where
     Q has no mass, ``-inf`` where P has none."""
+    validate.law("P", P), validate.law("Q", Q)
     if P.integer or Q.integer:
         raise ValueError("log_likelihood_ratio handles atoms + densities, not integer laws")
     y = np.asarray(y, dtype=float)

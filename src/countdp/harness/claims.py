@@ -8,13 +8,16 @@ verdict is derived here, never by the script:
 * ``pass``  -- at least one case, every case ok, and every negative control rejected;
 * ``fail``  -- a case failed, there were no cases, or a control was not rejected (a check that
   cannot fail proves nothing);
-* ``error`` -- the check raised; the traceback is kept.
+* ``error`` -- the check raised (the traceback is kept), or it ran past ``settings.time_limit``.
 
 The relations and their tolerances are those of :func:`countdp.harness.results.holds`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -25,11 +28,42 @@ import numpy as np
 
 from .catalogue import CATALOGUE, ClaimInfo
 from .certificates import certificate, run_certificates
-from .results import Case, ClaimResult, Control, Settings, fmt, holds, is_monte_carlo
+from .results import Case, ClaimResult, Control, Settings, error_result, fmt, holds, is_monte_carlo
 
 
 class FirstFailure(Exception):
     """Raised in a run with ``stop_at_first_failure`` when a case or a control fails."""
+
+
+class TimeLimitExceeded(BaseException):
+    """Raised (by SIGALRM) in a claim that runs past ``settings.time_limit``.  A BaseException,
+    so that a check's own ``except Exception`` cannot swallow it."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None):
+    """Raise :class:`TimeLimitExceeded` in this thread after ``seconds`` (wall clock).  Only in
+    the main thread of a process with SIGALRM (the runner's workers and ``countdp check`` are);
+    elsewhere, and for ``seconds=None``, no limit."""
+    if not seconds or threading.current_thread() is not threading.main_thread() or \
+            not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise TimeLimitExceeded(seconds)
+
+    outer, _ = signal.getitimer(signal.ITIMER_REAL)  # a watchdog of the caller's, re-armed below
+    t0 = time.monotonic()
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, min(float(seconds), 1e8))  # beyond ~1e10 it overflows
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer > 0:
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - t0), 1e-3))
 
 
 class ClaimBuilder:
@@ -172,7 +206,20 @@ NO_CERTIFICATE = "no ball-arithmetic route for this claim (numerical evidence)"
 
 def run_check(spec: CheckSpec, settings: Settings) -> ClaimResult:
     """Run one check and then its certificates.  An exception becomes status ``error`` with its
-    traceback, never a skip; a certificate that proves a statement false fails the claim."""
+    traceback, never a skip; a certificate that proves a statement false fails the claim; a claim
+    still running after ``settings.time_limit`` seconds is stopped with status ``error``."""
+    t0 = time.perf_counter()
+    try:
+        with time_limit(settings.time_limit):
+            return _run_check(spec, settings)
+    except TimeLimitExceeded:
+        res = error_result(spec.id, f"stopped: the claim ran past the time limit of "
+                           f"{settings.time_limit:g} s (--time-limit)", routes=spec.routes)
+        res.seconds = time.perf_counter() - t0
+        return res
+
+
+def _run_check(spec: CheckSpec, settings: Settings) -> ClaimResult:
     builder = ClaimBuilder(spec.info, spec.routes, settings)
     t0 = time.perf_counter()
     try:

@@ -1,7 +1,14 @@
 """The ``countdp`` command: list, check, reproduce, faults, figures, budget.
 
 Exit codes: 0 success / all claims pass; 1 a claim failed (or errored, for ``reproduce``);
-2 a usage error, an unknown claim id, or (for ``check``) a claim whose check errored.
+2 a usage error, an unknown claim id, or (for ``check``) a claim whose check errored.  Every
+error is one line on stderr (``countdp[ <command>]: error: ...``), never a traceback.
+
+Options are checked before anything runs, by the same rules in every subcommand (the validation
+layer :mod:`countdp.numerics.validate`): ``--dps`` an integer in [5, 100], ``--jobs`` an integer
+in [1, 4 x cores], ``--seed`` an integer >= 0, ``--time-limit`` seconds in (0, 1e6] per
+claim (default 3600), ``--delta`` in (0, 1); output directories (``--reports``, ``--figures``) must be
+creatable and writable.
 """
 
 from __future__ import annotations
@@ -10,12 +17,16 @@ import argparse
 import difflib
 import json
 import os
+import re
 import sys
+import tempfile
 from pathlib import Path
 
 PROG = "countdp"
 DEFAULT_DPS = 30
 DEFAULT_SEED = 20260715
+DEFAULT_TIME_LIMIT = 3600.0
+TIME_LIMIT_MAX = 1e6  # 11.6 days; setitimer overflows near 1e10
 
 
 class CLIError(Exception):
@@ -58,10 +69,139 @@ def _output_dir(given: str | None, root: Path, name: str) -> Path:
 def _settings(args, figures_dir: str = "figures"):
     from countdp.harness.results import Settings
 
-    if args.dps < 5:
-        raise CLIError(f"--dps must be at least 5, got {args.dps}")
     return Settings(quick=bool(getattr(args, "quick", False)), dps=args.dps, seed=args.seed,
-                    figures_dir=figures_dir, certify=not getattr(args, "no_certify", False))
+                    figures_dir=figures_dir, certify=not getattr(args, "no_certify", False),
+                    time_limit=getattr(args, "time_limit", None))
+
+
+def _jobs(args) -> int:
+    return args.jobs or os.cpu_count() or 1
+
+
+def _writable_dir(path: Path, option: str) -> Path:
+    """``path`` after making sure it exists (created if needed) and a file can be written in
+    it: checked before any claim runs, so that a long run never dies at its last step."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".countdp-write-test-"):
+            pass
+    except OSError as exc:
+        raise CLIError(f"{option} {path}: not a writable directory "
+                       f"({exc.strerror or type(exc).__name__})") from None
+    return path
+
+
+# --------------------------------------------------------------------------------------------
+# Option values: the same rules in every subcommand (checked while parsing, before anything runs)
+# --------------------------------------------------------------------------------------------
+
+
+def _option(check):
+    """An argparse ``type`` from a validation function (ValueError -> a usage error)."""
+    def parse(text: str):
+        try:
+            return check(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    parse.__name__ = check.__name__.strip("_")
+    return parse
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"must be {what}, got {text[:40]!r}") from None
+
+
+def _float(text: str, what: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"must be {what}, got {text[:40]!r}") from None
+
+
+def jobs_max() -> int:
+    return 4 * max(os.cpu_count() or 1, 1)
+
+
+@_option
+def _dps(text):
+    from countdp.numerics import validate
+
+    what = (f"an integer in [{validate.DPS_MIN}, {validate.DPS_MAX}] (decimal digits; dps 100 "
+            f"takes about 4.5x the time of the default 30)")
+    n = _int(text, what)
+    if not validate.DPS_MIN <= n <= validate.DPS_MAX:
+        raise ValueError(f"must be {what}, got {n}")
+    return n
+
+
+@_option
+def _jobs_option(text):
+    what = f"an integer in [1, {jobs_max()}] (at most 4 worker processes per core)"
+    n = _int(text, what)
+    if not 1 <= n <= jobs_max():
+        raise ValueError(f"must be {what}, got {n}")
+    return n
+
+
+@_option
+def _seed(text):
+    n = _int(text, "an integer >= 0")
+    if n < 0:
+        raise ValueError(f"must be an integer >= 0, got {n}")
+    return n
+
+
+@_option
+def _time_limit(text):
+    what = f"a number of seconds in (0, {TIME_LIMIT_MAX:.0e}] (the limit per claim)"
+    x = _float(text, what)
+    if not 0 < x <= TIME_LIMIT_MAX:  # NaN fails too
+        raise ValueError(f"must be {what}, got {text}")
+    return x
+
+
+@_option
+def _delta(text):
+    x = _float(text, "a number in (0, 1)")
+    if not 0 < x < 1:  # NaN fails too
+        raise ValueError(f"must lie in (0, 1), got {text}")
+    return x
+
+
+@_option
+def _real(text):
+    return _float(text, "a real number")
+
+
+@_option
+def _count(text):
+    return _int(text, "an integer >= 0")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``countdp budget: error: argument --dps: ... (see
+    countdp budget --help)`` on stderr, exit 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)[eE][-+]?\d+$|^-(inf|infinity|nan)$", re.IGNORECASE)
+
+
+def _join_negative_numbers(argv: list[str]) -> list[str]:
+    """``--delta -1e-6`` as ``--delta=-1e-6``: argparse takes ``-1e-6`` (unlike ``-1`` or ``-0.5``)
+    for an option, and would say "expected one argument" instead of the value's range."""
+    out: list[str] = []
+    for tok in argv:
+        if out and _NUMBER.match(tok) and out[-1].startswith("--") and "=" not in out[-1]:
+            out[-1] = f"{out[-1]}={tok}"
+        else:
+            out.append(tok)
+    return out
 
 
 def _unknown_id(claim_id: str) -> CLIError:
@@ -132,6 +272,9 @@ def cmd_check(args) -> int:
         print(json.dumps(d, indent=1))
     else:
         print(report.format_result(res, settings, script=script))
+    if res.status == "error":
+        print(f"{PROG}: error: {args.claim_id}: {(res.reason or 'the check errored').splitlines()[0]}",
+              file=sys.stderr)
     return {"pass": 0, "fail": 1}.get(res.status, 2)
 
 
@@ -148,12 +291,12 @@ def cmd_reproduce(args) -> int:
     else:
         only = None
     root = _root(args)
-    reports_dir = _output_dir(args.reports, root, "reports")
+    reports_dir = _writable_dir(_output_dir(args.reports, root, "reports"), "--reports")
     figures_dir = _output_dir(args.figures, root, "figures")
+    if not args.no_figures:
+        _writable_dir(figures_dir, "--figures")
     settings = _settings(args, str(figures_dir))
-    jobs = args.jobs or os.cpu_count() or 1
-    if jobs < 1:
-        raise CLIError(f"--jobs must be at least 1, got {jobs}")
+    jobs = _jobs(args)
     if not args.quiet:
         print(f"{PROG}: {'quick' if settings.quick else 'full'} run, {jobs} jobs, dps "
               f"{settings.dps}, checks in {root / runner.CHECKS_DIRNAME}", file=sys.stderr)
@@ -194,10 +337,10 @@ def cmd_faults(args) -> int:
             raise _unknown_id(i)
     root = _root(args)
     reports_dir = _output_dir(args.reports, root, "reports")
+    if only is None:  # a full run writes faults.json there
+        _writable_dir(reports_dir, "--reports")
     settings = _settings(args)
-    jobs = args.jobs or os.cpu_count() or 1
-    if jobs < 1:
-        raise CLIError(f"--jobs must be at least 1, got {jobs}")
+    jobs = _jobs(args)
 
     def progress(line: str) -> None:
         if not args.quiet:
@@ -217,9 +360,9 @@ def cmd_figures(args) -> int:
     from countdp.harness import runner
 
     root = _root(args)
-    figures_dir = _output_dir(args.figures, root, "figures")
+    figures_dir = _writable_dir(_output_dir(args.figures, root, "figures"), "--figures")
     settings = _settings(args, str(figures_dir))
-    run = runner.make_figures(settings, jobs=args.jobs, progress=not args.quiet, root=root)
+    run = runner.make_figures(settings, jobs=_jobs(args), progress=not args.quiet, root=root)
     for sr in run.scripts:
         for f in sr.figures or []:
             print(f)
@@ -244,11 +387,11 @@ def cmd_budget(args) -> int:
         except ImportError as exc:
             raise CLIError(f"--delta needs countdp.divergence.zcdp, which is not available: {exc}") from None
     with mpmath.workdps(args.dps):
-        try:
+        try:  # full precision (mpmath): no inf or 0.0 for a value beyond float64
             mech = ShiftedLogGaussian(args.r0, args.c, r=args.r)
-            sigma = mech.sigma
-            v_n = mech.v(args.n)
-            v_1 = mech.v(1)
+            sigma = mech.mp_sigma()
+            v_n = mech.mp_v(args.n)
+            v_1 = mech.mp_v(1)
             eps = zcdp_to_approx_dp(v_n, args.delta) if args.delta is not None else None
         except ValueError as exc:
             raise CLIError(str(exc)) from None
@@ -276,7 +419,7 @@ def cmd_budget(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog=PROG,
         description='Reproducible verification of "Better Privacy Guarantees for Larger Groups".')
     from countdp.harness.provenance import provenance
@@ -289,11 +432,20 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--root", metavar="DIR",
                         help="project root holding paper_checks/ (default: found from the "
                              "current directory, or $COUNTDP_ROOT)")
-        sp.add_argument("--dps", type=int, default=DEFAULT_DPS, metavar="N",
-                        help=f"working precision in decimal digits (default {DEFAULT_DPS})")
+        sp.add_argument("--dps", type=_dps, default=DEFAULT_DPS, metavar="N",
+                        help=f"working precision in decimal digits, 5..100 (default {DEFAULT_DPS})")
         if seed:
-            sp.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="S",
-                            help=f"base seed of the Monte Carlo routes (default {DEFAULT_SEED})")
+            sp.add_argument("--seed", type=_seed, default=DEFAULT_SEED, metavar="S",
+                            help=f"base seed of the Monte Carlo routes, >= 0 (default {DEFAULT_SEED})")
+
+    def limit(sp):
+        sp.add_argument("--time-limit", type=_time_limit, default=DEFAULT_TIME_LIMIT, metavar="SEC",
+                        help=f"stop a claim still running after SEC seconds, with status error "
+                             f"(default {DEFAULT_TIME_LIMIT:g})")
+
+    def jobs(sp):
+        sp.add_argument("--jobs", "-j", type=_jobs_option, default=None, metavar="N",
+                        help=f"worker processes, 1..{jobs_max()} (default: number of cores)")
 
     sp = sub.add_parser("list", help="every claim id, its place in the paper, and its script")
     sp.add_argument("--root", metavar="DIR", help="project root holding paper_checks/")
@@ -308,14 +460,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="attach the ball-arithmetic certificates (the default; see --no-certify)")
     sp.add_argument("--no-certify", action="store_true", help="skip interval certification")
     sp.add_argument("--json", action="store_true", help="print the result as JSON")
+    limit(sp)
     sp.set_defaults(func=cmd_check)
 
     sp = sub.add_parser("reproduce", help="run every check, write reports/ and figures/")
     common(sp)
     sp.add_argument("--quick", action="store_true", help="quick mode: every claim, smaller grids")
     sp.add_argument("--no-certify", action="store_true", help="skip interval certification")
-    sp.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
-                    help="worker processes (default: number of cores)")
+    jobs(sp)
+    limit(sp)
     sp.add_argument("--reports", metavar="DIR", help="reports directory (default ROOT/reports)")
     sp.add_argument("--figures", metavar="DIR", help="figures directory (default ROOT/figures)")
     sp.add_argument("--no-figures", action="store_true", help="do not make figures")
@@ -337,8 +490,8 @@ def build_parser() -> argparse.ArgumentParser:
     common(sp)
     sp.add_argument("--quick", action="store_true", help="the quick (CI) parameter grids")
     sp.add_argument("--no-certify", action="store_true", help="do not run the certificates")
-    sp.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
-                    help="worker processes (default: number of cores)")
+    jobs(sp)
+    limit(sp)
     sp.add_argument("--reports", metavar="DIR",
                     help="reports directory: faults.json goes there, and the unpatched statuses "
                          "are read from a reproduce there in the same mode (default ROOT/reports)")
@@ -348,20 +501,21 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("figures", help="make the figures only (no claim is checked)")
     common(sp)
     sp.add_argument("--quick", action="store_true")
-    sp.add_argument("--jobs", "-j", type=int, default=None, metavar="N")
+    jobs(sp)
     sp.add_argument("--figures", metavar="DIR", help="figures directory (default ROOT/figures)")
     sp.add_argument("--quiet", "-q", action="store_true")
     sp.set_defaults(func=cmd_figures)
 
     sp = sub.add_parser("budget", help="sigma, v(n) and (with --delta) eps for your parameters")
-    sp.add_argument("--r0", type=float, required=True, help="calibration error level, 0 < r0 < r")
-    sp.add_argument("--c", type=float, required=True, help="shift c > 0")
-    sp.add_argument("--n", type=int, required=True, help="the count (edge index) n")
-    sp.add_argument("--r", type=float, default=None, help="utility target r (0 < r <= 1)")
-    sp.add_argument("--delta", type=float, default=None,
-                    help="also convert rho = v(n) to (eps, delta)-DP")
-    sp.add_argument("--dps", type=int, default=DEFAULT_DPS, metavar="N",
-                    help=f"working precision (default {DEFAULT_DPS})")
+    sp.add_argument("--r0", type=_real, required=True, help="calibration error level, 0 < r0 < r")
+    sp.add_argument("--c", type=_real, required=True, help="shift c > 0")
+    sp.add_argument("--n", type=_count, required=True, help="the count (edge index) n >= 0")
+    sp.add_argument("--r", type=_real, default=None, help="utility target r (0 < r <= 1)")
+    sp.add_argument("--delta", type=_delta, default=None,
+                    help="also convert rho = v(n) to (eps, delta)-DP, 0 < delta < 1")
+    sp.add_argument("--dps", type=_dps, default=DEFAULT_DPS, metavar="N",
+                    help=f"working precision, 5..100 (default {DEFAULT_DPS}); values are printed "
+                         "to this many digits, at full range")
     sp.add_argument("--json", action="store_true", help="print JSON")
     sp.set_defaults(func=cmd_budget)
     return p
@@ -378,7 +532,7 @@ def _terminate_cleanly(signum, frame):  # pragma: no cover - exercised by a subp
 def main(argv: list[str] | None = None) -> int:
     _single_thread_env()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_negative_numbers(list(sys.argv[1:] if argv is None else argv)))
     import signal
     import threading
 
@@ -400,6 +554,15 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as exc:  # a report that cannot be written after all (disk full, ...)
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback on request
+        if os.environ.get("COUNTDP_TRACEBACK"):
+            raise
+        print(f"{PROG}: internal error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''} "
+              f"(set COUNTDP_TRACEBACK=1 for the traceback)", file=sys.stderr)
+        return 2
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

@@ -30,7 +30,9 @@ STATUS_ORDER = ("pass", "fail", "error")  # worst last
 class Settings:
     """Run settings shared by every check: quick mode, working precision, base seed.
     ``stop_at_first_failure`` (fault runs) ends a check at its first failing case or control:
-    all a fault run needs to know is that the claim no longer passes."""
+    all a fault run needs to know is that the claim no longer passes.  ``time_limit``: seconds
+    one claim (check and certificates) may run before it is stopped with status error (None: no
+    limit; the command line sets one by default)."""
 
     quick: bool = False
     dps: int = 30
@@ -38,6 +40,7 @@ class Settings:
     figures_dir: str = "figures"
     certify: bool = True
     stop_at_first_failure: bool = False
+    time_limit: float | None = None
 
     def rng(self, *names: Any) -> np.random.Generator:
         """A generator seeded from the base seed and a stable name (claim id, case)."""

@@ -732,20 +732,21 @@ def script_main(script: str | os.PathLike | types.ModuleType, argv: list[str] | 
             from countdp.harness.runner import script_main
             raise SystemExit(script_main(__file__))
 
-    Options: ``--quick --dps N --seed S --no-certify --json --figures DIR --no-figures``.
+    Options: ``--quick --dps N --seed S --time-limit SEC --no-certify --json --figures DIR
+    --no-figures`` (checked as by the ``countdp`` command).
     Runs the script's claims in this process, prints each result, makes the figures, and
     returns 0 if all pass, 1 if any fails, 2 if any errors."""
-    import argparse
     import json
 
     import mpmath
 
-    from . import report
+    from . import cli, report
 
-    p = argparse.ArgumentParser(prog=str(getattr(script, "__file__", script)))
+    p = cli._Parser(prog=str(getattr(script, "__file__", script)))
     p.add_argument("--quick", action="store_true")
-    p.add_argument("--dps", type=int, default=Settings.dps)
-    p.add_argument("--seed", type=int, default=Settings.seed)
+    p.add_argument("--dps", type=cli._dps, default=Settings.dps)  # the rules of the countdp command
+    p.add_argument("--seed", type=cli._seed, default=Settings.seed)
+    p.add_argument("--time-limit", type=cli._time_limit, default=cli.DEFAULT_TIME_LIMIT)
     p.add_argument("--no-certify", action="store_true")
     p.add_argument("--json", action="store_true")
     p.add_argument("--figures", default=None, help="figures directory (default: figures/)")
@@ -755,7 +756,7 @@ def script_main(script: str | os.PathLike | types.ModuleType, argv: list[str] | 
     path = Path(module.__file__)
     figdir = a.figures or str(path.resolve().parent.parent / "figures")
     settings = Settings(quick=a.quick, dps=a.dps, seed=a.seed, figures_dir=figdir,
-                        certify=not a.no_certify)
+                        certify=not a.no_certify, time_limit=a.time_limit)
     results = [claims.run_check(sp, settings) for sp in claims.checks_in(module)]
     if a.json:
         with mpmath.workdps(settings.dps):

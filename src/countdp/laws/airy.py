@@ -900,8 +900,7 @@ def sample(rng: np.random.Generator, size) -> np.ndarray:
     U <= g(y)/envelope(y)), then an independent fair sign.  Vectorised in batches; the
     acceptance rate is 1/int envelope = 0.9883 (see :func:`sampler_acceptance_rate`), so about
     1.02 proposals per draw.  Deterministic given the generator's state."""
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    rng = validate.rng(rng)
     shape = _size_shape(size)
     n = int(np.prod(shape, dtype=np.int64))
     out = np.empty(n)
@@ -918,11 +917,8 @@ def sample(rng: np.random.Generator, size) -> np.ndarray:
 
 
 def _size_shape(size) -> tuple:
-    if size is None:
-        raise ValueError("size must be an integer >= 0 or a tuple of them, got None")
-    if isinstance(size, (tuple, list)):
-        return tuple(validate.count("size", s, lo=0) for s in size)
-    return (validate.count("size", size, lo=0),)
+    size = validate.size(size)
+    return size if isinstance(size, tuple) else (size,)
 
 
 # ============================================================================================

@@ -5,7 +5,9 @@ Every law answers the same questions the divergence engine and the checks ask:
 * ``atoms()``         -> ``{x: mass}`` of its point masses (mpmath numbers), possibly empty;
 * ``density``         -> a :class:`Density` for its absolutely continuous part, or ``None``;
 * ``integer``         -> ``True`` for laws on the integers given by a pmf (:class:`IntegerLaw`);
-* ``sample(rng, size)`` with a ``numpy.random.Generator``.
+* ``sample(rng, size)`` with ``rng`` a ``numpy.random.Generator``, an integer seed or None, and
+  ``size`` an integer or a tuple (every subclass's ``sample`` is checked the same way, see
+  :meth:`Law.__init_subclass__`).
 
 A :class:`Density` may be a sub-probability density (the part of a mixed law off its atoms).
 It carries an *integration coordinate* ``x = to_x(t)`` in which it is smooth and unimodal-ish,
@@ -16,6 +18,8 @@ becomes an integer law after stochastic rounding, so both are first-class here.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
@@ -112,11 +116,38 @@ class CallableDensity(Density):
     def t_center_scale(self):
         return mpmath.mpf(self._center), mpmath.mpf(self._scale)
 
+def _checked_sample(f: Callable) -> Callable:
+    """``sample(rng, size)`` with its two arguments validated (rng: Generator, seed or None)."""
+    @functools.wraps(f)
+    def sample(self, rng, size):
+        return f(self, validate.rng(rng), validate.size(size))
+
+    sample.validated = True
+    return sample
+
+
+def _optional_callable(name: str, f):
+    return None if f is None else validate.function(name, f)
+
+
+def _optional_name(name):
+    if name is not None and not isinstance(name, str):
+        raise validate.ParameterTypeError(f"name must be a string or None, got {type(name).__name__}")
+    return name
+
+
 class Law:
     """Base class: a probability law on the real line."""
 
     integer = False
     density: Density | None = None
+
+    def __init_subclass__(cls, **kwargs):
+        # every law's sampler gets the same argument checks, whoever writes it
+        super().__init_subclass__(**kwargs)
+        f = cls.__dict__.get("sample")
+        if f is not None and not getattr(f, "validated", False):
+            cls.sample = _checked_sample(f)
 
     def atoms(self) -> dict:
         return {}
@@ -147,10 +178,13 @@ class ContinuousLaw(Law):
 
     def __init__(self, density: Density, sampler: Callable | None = None, cdf: Callable | None = None,
                  name: str | None = None):
+        if not isinstance(density, Density):
+            raise validate.ParameterTypeError(f"density must be a countdp.laws.Density, got "
+                                              f"{type(density).__name__}")
         self.density = density
-        self._sampler = sampler
-        self._cdf = cdf
-        self.name = name
+        self._sampler = _optional_callable("sampler", sampler)
+        self._cdf = _optional_callable("cdf", cdf)
+        self.name = _optional_name(name)
 
     def pdf(self, x):
         return self.density.pdf(x)
@@ -176,10 +210,17 @@ class MixedLaw(Law):
 
     def __init__(self, atoms: dict, density: Density | None, sampler: Callable | None = None,
                  name: str | None = None):
-        self._atoms = {mpmath.mpf(k): mpmath.mpf(v) for k, v in atoms.items() if v != 0}
+        if not isinstance(atoms, Mapping):
+            raise validate.ParameterTypeError(f"atoms must be a dict {{x: mass}}, got {type(atoms).__name__}")
+        if density is not None and not isinstance(density, Density):
+            raise validate.ParameterTypeError(f"density must be a countdp.laws.Density or None, got "
+                                              f"{type(density).__name__}")
+        self._atoms = {mpmath.mpf(validate.real("atoms (a location)", k)):
+                       mpmath.mpf(validate.real("atoms (a mass)", v, lo=0, hi=1, lo_open=False, hi_open=False))
+                       for k, v in atoms.items() if v != 0}
         self.density = density
-        self._sampler = sampler
-        self.name = name
+        self._sampler = _optional_callable("sampler", sampler)
+        self.name = _optional_name(name)
 
     def atoms(self):
         return dict(self._atoms)
@@ -221,12 +262,17 @@ class FinitePmf(IntegerLaw):
     """A finitely supported integer law given by a table ``{k: p_k}``."""
 
     def __init__(self, table: dict, name: str | None = None):
-        items = {int(k): _exact(v) for k, v in table.items()}
+        if not isinstance(table, Mapping) or not table:
+            raise validate.ParameterTypeError(f"table must be a non-empty dict {{k: p_k}} (the pmf), got "
+                                              f"{type(table).__name__}")
+        items = {validate.count("table key (an outcome k)", k, lo=-validate.INT64_MAX): _exact(v)
+                 for k, v in table.items()}
         if any(v < 0 for v in items.values()):
-            raise ValueError("pmf values must be >= 0")
+            raise ValueError("table values (the pmf) must be >= 0")
         total = sum(items.values())
         if total == 0 or abs(total - 1) > Fraction(1, 10**9):
-            raise ValueError(f"pmf values must sum to 1, got {float(total)!r}")
+            raise ValueError(f"table values (the pmf) must sum to 1, got {float(total)!r}")
+        name = _optional_name(name)
         # kept as exact rationals, normalised exactly (0.3 + 0.7 is not 1 in binary), so the pmf
         # sums to one at whatever precision it is later evaluated
         self._exact = {k: v / total for k, v in sorted(items.items()) if v > 0}
@@ -270,14 +316,17 @@ def _exact(v) -> Fraction:
     if isinstance(v, (int, np.integer)):
         return Fraction(int(v))
     if isinstance(v, str):
-        return Fraction(v)
+        try:
+            return Fraction(v)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"table values (the pmf) must be numbers or decimal strings, got {v!r:.40}") from None
     if isinstance(v, (float, np.floating)):
         if not np.isfinite(v):
-            raise ValueError(f"pmf values must be finite, got {v!r}")
+            raise ValueError(f"table values (the pmf) must be finite, got {v!r}")
         return Fraction(repr(float(v)))
     if isinstance(v, mpmath.mpf):
         if not mpmath.isfinite(v):
-            raise ValueError(f"pmf values must be finite, got {v!r}")
+            raise ValueError(f"table values (the pmf) must be finite, got {v!r}")
         man, exp = mpmath.mpf(v).man_exp
         return Fraction(int(man)) * (Fraction(2) ** int(exp))
-    raise ValueError(f"pmf values must be real numbers, got {v!r}")
+    raise validate.ParameterTypeError(f"table values (the pmf) must be real numbers, got {v!r:.40}")

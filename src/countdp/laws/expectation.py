@@ -14,8 +14,10 @@ from .base import Law
 
 
 def mc_abs_error(law: Law, n, rng: np.random.Generator, draws: int = 10**6) -> MCEstimate:
-    """Monte Carlo of E|Y - n| for Y drawn from ``law`` (the mechanism's own sampler)."""
-    n = validate.count("n", n)
+    """Monte Carlo of E|Y - n| for Y drawn from ``law`` (the mechanism's own sampler); ``rng``: a
+    Generator, an integer seed or None; ``draws``: 2 .. 10^10."""
+    validate.law("law", law)
+    n = validate.count("n", n, hi=2 ** 53)  # |Y - n| in float64: n exact
     return mc_mean(lambda g, m: np.abs(law.sample(g, m) - n), rng, draws)
 
 
@@ -23,6 +25,12 @@ def quad_expectation(law: Law, g: Callable, breaks=()) -> tuple[mpmath.mpf, mpma
     """E g(Y) = sum_atoms g(x) p(x) + integral g(x) f(x) dx by mpmath quadrature in the law's
     integration coordinate, split at ``breaks`` (x-values, e.g. kinks of g).  Returns
     (value, error estimate)."""
+    validate.law("law", law)
+    validate.function("g", g)
+    if isinstance(breaks, (str, bytes)) or not hasattr(breaks, "__iter__"):
+        raise validate.ParameterTypeError(f"breaks must be an iterable of real numbers, got "
+                                          f"{type(breaks).__name__}")
+    breaks = [validate.real("breaks", b) for b in breaks]
     if law.integer and not law.atoms():
         # an integer law known by its pmf: sum over a window holding all but 1e-(dps-5) of the
         # mass; g is assumed to grow at most polynomially, the omitted tail is in the error

@@ -13,8 +13,10 @@ class GaussianDensity(Density):
     """N(mu, s^2) restricted to ``(lo, hi)`` (the restriction keeps its mass < 1)."""
 
     def __init__(self, mu, s, lo=-np.inf, hi=np.inf):
-        self.mu = mpmath.mpf(mu)
+        self.mu = mpmath.mpf(validate.real("mu", mu))
         self.s = mpmath.mpf(validate.real("s", s, lo=0))
+        lo = validate.real("lo", lo, allow_inf=True)
+        hi = validate.real("hi", hi, lo=lo, allow_inf=True)
         self.lo, self.hi = lo, hi
 
     def mp_logpdf(self, x):

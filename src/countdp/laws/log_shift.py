@@ -137,6 +137,7 @@ class LogShiftedGaussian(ContinuousLaw):
     """The law of ``exp(W) - c`` with ``W ~ N(mu, s^2)``; the unclipped output U_n (eqs 4, 10)."""
 
     def __init__(self, mu, s, c):
+        mu, s, c = validate.real("mu", mu), validate.real("s", s, lo=0), validate.real("c", c, lo=0)
         self.mu, self.s, self.c = mpmath.mpf(mu), mpmath.mpf(s), mpmath.mpf(c)
         super().__init__(LogShiftedGaussianDensity(mu, s, c), name="exp(N(mu, s^2)) - c")
 
@@ -160,6 +161,7 @@ class ClippedAtZero(MixedLaw):
     atom ``P(U <= 0)`` at 0 plus U's density on ``(0, inf)`` (eq 4)."""
 
     def __init__(self, base: ContinuousLaw, name: str = "[exp(N(mu, s^2)) - c]_+"):
+        validate.law("base", base)
         if not isinstance(base.density, LogShiftDensity):
             raise ValueError("base must be a law of exp(mu + s X) - c (a LogShiftDensity)")
         self.base = base

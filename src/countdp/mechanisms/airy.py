@@ -33,6 +33,7 @@ scan and bounds the orders beyond the scan by the score CGF.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -139,13 +140,24 @@ def _calibrate_float(rho: float, q: float) -> float:
     fw = np.exp(airy.logpdf(x)) * w
     sg = np.where(x > q, 1.0, -1.0)
     b = rho / float(formulas.airy_mean_abs.fp())
-    for _ in range(50):
-        h = float(fw @ (np.expm1(b * x) * sg))
-        d = float(fw @ (x * np.exp(b * x) * sg))
-        step = (h - rho) / d
-        b -= step
-        if abs(step) < 1e-15 * b:
-            break
+    # H(0) = 0 < rho; at large rho (q large) H first decreases, below 0, then grows past rho once:
+    # H(b) <= rho means b is left of the root.  Newton where it stays inside that bracket (it
+    # went backwards, to NaN, from the small-b start at rho = 0.999), else bisection/doubling.
+    lo, hi = 0.0, math.inf
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(400):
+            h = float(fw @ (np.expm1(b * x) * sg))
+            d = float(fw @ (x * np.exp(b * x) * sg))
+            if not math.isfinite(h) or h > rho:
+                hi = b
+            else:
+                lo = b
+            new = b - (h - rho) / d if math.isfinite(h) and math.isfinite(d) and d > 0 else math.nan
+            if not lo < new < hi:
+                new = (lo + hi) / 2 if math.isfinite(hi) else 2 * b
+            if abs(new - b) < 1e-15 * b:
+                return new
+            b = new
     return b
 
 
@@ -300,6 +312,9 @@ def standard_shift_pair(delta) -> tuple[airy.AiryLaw, airy.AiryLaw]:
 
 
 SCAN_ALPHA_MIN = Fraction(1) + Fraction(1, 10**8)  # the budget scan starts at alpha - 1 = 1e-8
+#: the shifts Delta the float64 budget engine handles (measured: 1e-150 gives v ~ 7e-301, 1e12 gives
+#: v ~ 1.3e18; 1e13 overflows)
+SHIFT_RANGE = (mpmath.mpf("1e-150"), mpmath.mpf("1e12"))
 
 
 @lru_cache(maxsize=4096)
@@ -352,13 +367,17 @@ class AiryLogMechanism(CountMechanism):
 
     @property
     def b(self) -> float:
+        """The scale as a float; refused when float64 cannot hold it (mp_b() has it)."""
         with mp.workdps(30):
-            return float(self.mp_b())
+            return validate.to_float(f"b for r0 = {self.r0}, c = {self.c}", self.mp_b(),
+                                     "mp_b() returns it at full precision")
 
     @property
     def t(self) -> float:
+        """The drift as a float; refused when float64 cannot hold it (mp_t() has it)."""
         with mp.workdps(30):
-            return float(self.mp_t())
+            return validate.to_float(f"t for r0 = {self.r0}, c = {self.c}", self.mp_t(),
+                                     "mp_t() returns it at full precision")
 
     def error_factor(self) -> Estimate:
         """E|exp(bX + t) - 1| by quadrature (= rho at the calibrated b and optimal drift)."""
@@ -376,13 +395,26 @@ class AiryLogMechanism(CountMechanism):
 
     def budget(self, n, points_per_decade: int = 8) -> TightRho:
         """The sup over alpha of D_alpha/alpha on edge n-1 <-> n (the engine's float64 scan of the
-        standardised pair, shift Delta_n)."""
-        return _budget_at_shift(float(self.delta(n)), int(validate.count("points_per_decade",
-                                                                         points_per_decade, lo=2)))
+        standardised pair, shift Delta_n).  The float64 engine covers shifts Delta_n in
+        [1e-150, 1e12] (v from about 1e-300 to 1e18); beyond them (n above about 1e149 / b, or a
+        tiny b, i.e. r0 below about 1e-12 (1 + c)) ValueError says so."""
+        n = validate.count("n", n)
+        ppd = validate.count("points_per_decade", points_per_decade, lo=2, hi=1000)
+        d = self.delta(n)
+        if not SHIFT_RANGE[0] <= d <= SHIFT_RANGE[1]:
+            why = (f"as n -> inf, n^2 v(n) -> limit_n2v() = {mpmath.nstr(self.limit_n2v(), 8)}"
+                   if d < SHIFT_RANGE[0] else f"r0 = {self.r0} makes b = {mpmath.nstr(self.mp_b(), 6)}")
+            raise ValueError(f"n = {validate._show(n)}: the Airy budget engine (float64) needs the "
+                             f"shift Delta_n = log((n+c)/(n-1+c))/b in [1e-150, 1e12], got "
+                             f"{mpmath.nstr(d, 6)}; {why}")
+        return _budget_at_shift(float(d), ppd)
 
     def v(self, n) -> float:
-        """v(n) (float64), v(0) = v(1)."""
-        return float(self.budget(n).value)
+        """v(n) (float64), v(0) = v(1); refused (ValueError) outside the engine's range (see
+        :meth:`budget`)."""
+        n = validate.count("n", n)
+        return validate.to_float(f"v({validate._show(n)})", self.budget(n).value,
+                                 "outside the float64 budget engine")
 
     def v_array(self, ns) -> np.ndarray:
         ns = validate.counts("n", ns)
@@ -391,7 +423,7 @@ class AiryLogMechanism(CountMechanism):
     def mp_v(self, n) -> Estimate:
         """v(n) at the working precision: the location of the sup from the float scan, the value
         by the engine's mpmath route (the KL at alpha -> 1, else D_alpha/alpha) on the pair with
-        the exact shift Delta_n."""
+        the exact shift Delta_n; refused outside the engine's range, like :meth:`budget`."""
         s = self.budget(n)
         P, Q = standard_shift_pair(self.delta(n))
         if s.attained_at_one:
@@ -402,6 +434,7 @@ class AiryLogMechanism(CountMechanism):
     # ---- laws -------------------------------------------------------------------------------
     def log_mean(self, n):
         """mu_n = log(n + c) + t: the location of log(U_n + c)."""
+        n = validate.count("n", n)
         return mpmath.log(n + mpmath.mpf(self.c)) + self.mp_t()
 
     def unclipped_law(self, n) -> LogShiftedAiry:
@@ -443,9 +476,13 @@ class AiryLogMechanism(CountMechanism):
     # ---- sampling ---------------------------------------------------------------------------
     def release(self, counts, rng: np.random.Generator, clip: bool = True, rounding: bool = False):
         """Release a histogram: ``[(n + c) exp(b X + t) - c]_+`` per coordinate, X from the exact
-        Airy sampler; ``rounding`` applies stochastic rounding (postprocessing)."""
+        Airy sampler; ``rounding`` applies stochastic rounding (postprocessing).  ``rng``: a
+        Generator, an integer seed or None."""
         x = validate.counts("counts", counts).astype(float)
-        y = (x + float(self.c)) * np.exp(self.b * airy.sample(rng, x.shape) + self.t) - float(self.c)
+        rng = validate.rng(rng)
+        b, t = float(self.mp_b()), float(self.mp_t())
+        # (x+c) e^W - c written as x + (x+c) expm1(W): no cancellation when c >> x
+        y = x + (x + float(self.c)) * np.expm1(b * airy.sample(rng, x.shape) + t)
         if clip or rounding:
             y = np.maximum(y, 0.0)
         if rounding:

@@ -67,9 +67,10 @@ def laplace_pair(eps, Delta=1):
 
 
 def laplace_release(x, eps, Delta, rng):
-    """x + Lap(Delta/eps) noise (float64)."""
+    """x + Lap(Delta/eps) noise (float64); ``rng``: a Generator, an integer seed or None."""
     eps, Delta = _eps(eps), _delta_real(Delta)
-    x = np.asarray(x, dtype=float)
+    x = validate.reals("x", x)
+    rng = validate.rng(rng)
     return x + rng.laplace(0.0, float(Delta / eps), x.shape)
 
 
@@ -163,10 +164,13 @@ def krr_pair(eps, k):
 
 
 def _categories(values, k: int) -> np.ndarray:
-    """``values`` as an int64 array after checking every entry lies in 0..k-1."""
-    v = np.asarray(values, dtype=np.int64)
-    if np.any((v < 0) | (v >= k)):
-        raise ValueError(f"values must lie in {{0, ..., {k - 1}}}")
+    """``values`` as an int64 array after checking every entry is an integer in 0..k-1."""
+    try:
+        v = validate.counts("values", values)
+    except ValueError as exc:
+        raise type(exc)(f"{exc} (categories in {{0, ..., {k - 1}}})") from None
+    if np.any(v >= k):
+        raise ValueError(f"values must lie in {{0, ..., {k - 1}}}, got {int(np.max(v))}")
     return v
 
 
@@ -174,6 +178,7 @@ def krr_release(values, eps, k, rng):
     """Apply k-RR independently to each entry of ``values`` (integers in 0..k-1)."""
     eps, k = _eps(eps), _k(k)
     v = _categories(values, k)
+    rng = validate.rng(rng)
     pt = float(formulas.krr_true_prob.fp(eps, k))
     keep = rng.random(v.shape) < pt
     other = (v + rng.integers(1, k, v.shape)) % k   # uniform over the k - 1 other values
@@ -213,6 +218,7 @@ def rappor_release(values, eps, k, rng):
     """One-hot encode each value and flip each bit w.p. 1/(1 + e^{eps/2}); returns 0/1 array (n, k)."""
     eps, k = _eps(eps), _k(k)
     v = _categories(values, k)
+    rng = validate.rng(rng)
     onehot = (v[..., None] == np.arange(k)).astype(np.int8)
     flips = rng.random(onehot.shape) < float(formulas.rappor_flip_prob.fp(eps))
     return onehot ^ flips.astype(np.int8)
@@ -388,6 +394,7 @@ def random_bounded_range_pairs(eta, n: int, rng, m: int = 3) -> RandomPairSearch
     eta_f = float(_eps(eta, "eta"))
     n = validate.count("n", n, lo=1)
     m = validate.count("m", m, lo=2)
+    rng = validate.rng(rng)
     best = RandomPairSearch(-math.inf, np.array([]), np.array([]))
     for _ in range(n):
         q = rng.dirichlet(np.ones(m))

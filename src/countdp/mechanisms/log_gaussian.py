@@ -32,7 +32,7 @@ class ShiftedLogGaussian(CountMechanism):
 
     def __init__(self, r0, c, r=None, drift_factor=1):
         super().__init__(r0, c, r)
-        self.drift_factor = mpmath.mpf(drift_factor)
+        self.drift_factor = mpmath.mpf(validate.real("drift_factor", drift_factor))
         self._sigma_cache: dict[int, mpmath.mpf] = {}
 
     # ---- calibration and budget ------------------------------------------------------------
@@ -45,28 +45,45 @@ class ShiftedLogGaussian(CountMechanism):
 
     @property
     def sigma(self) -> float:
+        """sigma of eq (3) as a float; refused (ValueError) when float64 cannot hold it (r0 below
+        about 1e-308 (1 + c)): :meth:`mp_sigma` has it at full precision."""
         with mpmath.workdps(30):
-            return float(self.mp_sigma())
+            return validate.to_float(f"sigma for r0 = {self.r0}, c = {self.c}", self.mp_sigma(),
+                                     "mp_sigma() returns it at full precision")
 
     def mp_drift(self):
         return -self.drift_factor * self.mp_sigma() ** 2
 
     def mp_v(self, n):
-        """The budget v(n) of eqs (5)-(6)."""
+        """The budget v(n) of eqs (5)-(6) at the working precision, for every count n >= 0 (an
+        mpmath number: no range limit)."""
         n = validate.count("n", n)
         return formulas.budget(n, self.mp_sigma(), self.c)
 
     def v(self, n) -> float:
+        """v(n) as a float (correctly rounded from 30 digits).  Refused (ValueError) when float64
+        cannot hold it -- above ~1.8e308 (tiny r0: v ~ 1/r0^2) or below ~2.2e-308 (n beyond
+        ~1e154: v ~ 1/(2 sigma^2 n^2)); :meth:`mp_v` returns it at full precision."""
+        n = validate.count("n", n)
         with mpmath.workdps(30):
-            return float(self.mp_v(n))
+            return validate.to_float(f"v({n}) for r0 = {self.r0}, c = {self.c}", self.mp_v(n),
+                                     "mp_v(n) returns it at full precision")
 
     def v_array(self, ns) -> np.ndarray:
-        """v(n) over an integer array in float64 (log1p keeps it accurate for large n)."""
-        return formulas.budget.fp(validate.counts("n", ns), self.sigma, float(self.c))
+        """v(n) over an integer array in float64 (log1p keeps it accurate for large n); refused
+        like :meth:`v` when an entry leaves float64 range."""
+        ns = validate.counts("n", ns)
+        s = self.mp_sigma()
+        if s < 1e-150:  # 2 sigma^2 would underflow inside the float64 formula: round each exactly
+            return np.array([self.v(int(k)) for k in ns.ravel()], dtype=float).reshape(ns.shape)
+        return validate.floats(f"v_array(n) for r0 = {self.r0}, c = {self.c}",
+                               formulas.budget.fp(ns, float(s), float(self.c)),
+                               "mp_v(n) returns it at full precision", zero_ok=False)
 
     # ---- laws ------------------------------------------------------------------------------
     def log_mean(self, n):
         """Mean of log(U_n + c): log(n+c) - sigma^2 (eq 10)."""
+        n = validate.count("n", n)
         return mpmath.log(n + mpmath.mpf(self.c)) + self.mp_drift()
 
     def unclipped_law(self, n) -> LogShiftedGaussian:
@@ -102,11 +119,14 @@ class ShiftedLogGaussian(CountMechanism):
         """Release a whole histogram at once: eq (4) per coordinate, independently.
 
         ``counts`` is an array of nonnegative integers of any shape.  ``rounding`` applies
-        stochastic rounding (floor or ceil with conditional mean y)."""
+        stochastic rounding (floor or ceil with conditional mean y).  ``rng``: a Generator, an
+        integer seed or None."""
         x = validate.counts("counts", counts).astype(float)
-        s, drift = self.sigma, float(self.mp_drift())
+        rng = validate.rng(rng)
+        s, drift = float(self.mp_sigma()), float(self.mp_drift())
         z = rng.standard_normal(x.shape)
-        y = (x + self.c) * np.exp(s * z + drift) - self.c
+        # (x+c) e^W - c written as x + (x+c) expm1(W): no cancellation when c >> x
+        y = x + (x + float(self.c)) * np.expm1(s * z + drift)
         if clip or rounding:
             y = np.maximum(y, 0.0)
         if rounding:

@@ -68,8 +68,10 @@ class LogLaplaceMechanism(CountMechanism):
 
     @property
     def b(self) -> float:
+        """The scale as a float; refused when float64 cannot hold it (mp_b() has it)."""
         with mpmath.workdps(30):
-            return float(self.mp_b())
+            return validate.to_float(f"b for r0 = {self.r0}, c = {self.c}", self.mp_b(),
+                                     "mp_b() returns it at full precision")
 
     def mp_eps(self, n):
         """eps_n = log((n + c)/(n - 1 + c)) / b (n = 0 uses n = 1)."""
@@ -80,11 +82,21 @@ class LogLaplaceMechanism(CountMechanism):
         return formulas.budget(validate.count("n", n), self.mp_b(), self.c)
 
     def v(self, n) -> float:
+        """v(n) as a float; refused when float64 cannot hold it (mp_v(n) has it)."""
+        n = validate.count("n", n)
         with mpmath.workdps(30):
-            return float(self.mp_v(n))
+            return validate.to_float(f"v({n}) for r0 = {self.r0}, c = {self.c}", self.mp_v(n),
+                                     "mp_v(n) returns it at full precision")
 
     def v_array(self, ns) -> np.ndarray:
-        return formulas.budget.fp(validate.counts("n", ns), self.b, float(self.c))
+        """v(n) over an integer array in float64; refused like :meth:`v` out of float64 range."""
+        ns = validate.counts("n", ns)
+        b = self.mp_b()
+        if b < 1e-150:  # 2 b^2 would underflow inside the float64 formula: round each exactly
+            return np.array([self.v(int(k)) for k in ns.ravel()], dtype=float).reshape(ns.shape)
+        return validate.floats(f"v_array(n) for r0 = {self.r0}, c = {self.c}",
+                               formulas.budget.fp(ns, float(b), float(self.c)),
+                               "mp_v(n) returns it at full precision", zero_ok=False)
 
     def abs_multiplicative_error(self):
         """E|e^{bL} - 1| = b/(1 - b^2)."""

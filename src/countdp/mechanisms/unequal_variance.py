@@ -49,5 +49,7 @@ class UnequalVarianceGaussian:
         return formulas.unequal_variance_threshold.exact(validate.count("n", n, lo=1))
 
     def sample(self, n, rng: np.random.Generator, size) -> np.ndarray:
+        """Draws of X_n; ``rng``: a Generator, an integer seed or None."""
         n = validate.count("n", n)
+        rng, size = validate.rng(rng), validate.size(size)
         return n + formulas.unequal_variance_scale.fp(n, float(self.r)) * rng.standard_normal(size)

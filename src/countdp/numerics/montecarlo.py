@@ -32,14 +32,19 @@ def mc_mean(draw: Callable[[np.random.Generator, int], np.ndarray], rng: np.rand
     """Mean of ``draw(rng, size)`` over ``draws`` samples streamed in chunks (bounded memory).
 
     Sums are accumulated around the first chunk's mean (shifted data) so the variance does not
-    cancel catastrophically."""
-    draws = validate.count("draws", draws, lo=2)
-    chunk = validate.count("chunk", chunk, lo=1)
+    cancel catastrophically.  ``rng``: a Generator, an integer seed or None; ``draws``: 2 ..
+    10^10; a draw that is NaN or infinite is refused (ValueError naming ``draw``)."""
+    validate.function("draw", draw)
+    rng = validate.rng(rng)
+    draws = validate.count("draws", draws, lo=2, hi=validate.MAX_DRAWS)
+    chunk = validate.count("chunk", chunk, lo=1, hi=validate.MAX_SAMPLE)
     done, shift = 0, None
     s1 = s2 = 0.0
     while done < draws:
         m = min(chunk, draws - done)
         x = np.asarray(draw(rng, m), dtype=float)
+        if not np.all(np.isfinite(x)):
+            raise ValueError(f"draw(rng, {m}) returned a NaN or infinite value: the mean is undefined")
         if shift is None:
             shift = float(np.mean(x))
         d = x - shift

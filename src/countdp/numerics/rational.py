@@ -13,14 +13,16 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from .validate import ParameterTypeError
+
 __all__ = ["to_fraction", "mpf_at_least", "mpf_below"]
 
 
 def to_fraction(name: str, x) -> Fraction:
     """An exact rational from an int, a Fraction, a decimal string, a float (its exact binary
     value) or an mpf (its exact binary value); ValueError naming ``name`` otherwise."""
-    if isinstance(x, bool):
-        raise ValueError(f"{name} must be a real number, got {x!r}")
+    if isinstance(x, (bool, np.bool_)):
+        raise ParameterTypeError(f"{name} must be a real number, got {x!r}")
     if isinstance(x, Fraction):
         return x
     if isinstance(x, (int, np.integer)):
@@ -28,8 +30,8 @@ def to_fraction(name: str, x) -> Fraction:
     if isinstance(x, str):
         try:
             return Fraction(x)
-        except ValueError:
-            raise ValueError(f"{name} must be a rational number, got {x!r}") from None
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"{name} must be a rational number, got {x!r:.40}") from None
     if isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
             raise ValueError(f"{name} must be finite, got {x!r}")
@@ -40,7 +42,7 @@ def to_fraction(name: str, x) -> Fraction:
         if not np.isfinite(x):
             raise ValueError(f"{name} must be finite, got {x!r}")
         return Fraction(float(x))
-    raise ValueError(f"{name} must be a real number, got {x!r}")
+    raise ParameterTypeError(f"{name} must be a real number, got {type(x).__name__} {x!r:.40}")
 
 
 def _directed(q: Fraction, rnd) -> mpmath.mpf:
