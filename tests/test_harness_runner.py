@@ -104,7 +104,7 @@ def test_load_script_module_name_and_helpers(tmp_path):
     root = make_root(tmp_path, {"uses_helper": HEAD + "from _shared import VALUE\n"})
     (root / "paper_checks" / "_shared.py").write_text("VALUE = 42\n")
     mod = runner.load_script(root / "paper_checks" / "uses_helper.py")
-    assert mod.__name__ == "countdp_checks.uses_helper" and mod.VALUE == 42
+    assert mod.__name__ == "countdp_check_scripts.uses_helper" and mod.VALUE == 42
     with pytest.raises(ValueError):
         runner.load_script(root / "paper_checks" / "_shared.py")
 

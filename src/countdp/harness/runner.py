@@ -46,7 +46,7 @@ from .results import ClaimResult, Run, ScriptRun, error_result, fmt
 
 CHECKS_DIRNAME = "paper_checks"
 INSTALLED_CHECKS = "countdp_checks"  # the name paper_checks/ is installed under
-MODULE_PREFIX = "countdp_checks"
+MODULE_PREFIX = "countdp_check_scripts"  # loaded scripts; not the installed package countdp_checks
 THREAD_ENV_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                    "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
 
@@ -85,7 +85,10 @@ def find_checks_dir(start: str | os.PathLike | None = None) -> Path:
 
 def installed_checks_dir() -> Path | None:
     """The directory of the check scripts installed with the package, if any."""
-    spec = importlib.util.find_spec(INSTALLED_CHECKS)
+    try:
+        spec = importlib.util.find_spec(INSTALLED_CHECKS)
+    except (ImportError, ValueError):
+        return None
     if spec is None or not spec.submodule_search_locations:
         return None
     d = Path(list(spec.submodule_search_locations)[0])
@@ -119,7 +122,7 @@ def _ensure_path(d: Path, front: bool) -> None:
 
 
 def load_script(path: str | os.PathLike) -> types.ModuleType:
-    """Import a check script from its file as ``countdp_checks.<stem>`` (always afresh).
+    """Import a check script from its file as ``countdp_check_scripts.<stem>`` (always afresh).
 
     The script's directory is put on ``sys.path`` so that it can import helper modules
     (``paper_checks/_common.py`` as ``_common``).  Exceptions propagate."""
