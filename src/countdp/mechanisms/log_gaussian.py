@@ -101,12 +101,14 @@ class ShiftedLogGaussian(CountMechanism):
     def release(self, counts, rng: np.random.Generator, clip: bool = True, rounding: bool = False):
         """Release a whole histogram at once: eq (4) per coordinate, independently.
 
-        ``counts`` is an array of nonnegative integers of any shape.  ``rounding`` applies
-        stochastic rounding (floor or ceil with conditional mean y)."""
+        ``counts`` is an array of nonnegative integers of any shape; the unclipped values are
+        eq (4)'s map of the standard normal draws (``formulas.unclipped_release``), whereas the
+        laws above are built from :meth:`mp_drift`.  ``rounding`` applies stochastic rounding
+        (floor or ceil with conditional mean y)."""
         x = validate.counts("counts", counts).astype(float)
-        s, drift = self.sigma, float(self.mp_drift())
+        drift = None if self.drift_factor == 1 else float(self.mp_drift())
         z = rng.standard_normal(x.shape)
-        y = (x + self.c) * np.exp(s * z + drift) - self.c
+        y = formulas.unclipped_release.fp(x, float(self.c), self.sigma, z, drift)
         if clip or rounding:
             y = np.maximum(y, 0.0)
         if rounding:
