@@ -221,7 +221,8 @@ def _released_edge_cases(quick):
                             "mpmath quadrature of D_alpha between the released laws (atom + density), both directions",
                             "mpmath quadrature of D_alpha between the unclipped laws on the boundary edges n = 1, 2 "
                             "(equality with alpha v(n); eq (5) as stated against D_alpha(U_0 || U_1)/alpha)",
-                            "Arb ball of the released D_alpha (acb.integral plus proven tails) at n <= 10, alpha <= 20"])
+                            "Arb ball of the released D_alpha (acb.integral plus proven tails) at n <= 10, "
+                            "alpha <= 20"])
 def theorem_3_1_ii(check):
     _budget_shape(check)
     _boundary_edges_are_tight(check)
@@ -566,7 +567,8 @@ _HERE = sys.modules[__name__]
 FAULTS = [
     # eq (3)
     fault("eq3", "2(1+c) -> (1+c) in eq (3)", "factor",
-          replace_body(formulas.sigma, lambda ctx, r0, c: ctx.ncdf_inv_half(2 * ctx.convert(r0) / (1 + ctx.convert(c))))),
+          replace_body(formulas.sigma, lambda ctx, r0, c: ctx.ncdf_inv_half(2 * ctx.convert(r0)
+                                                                            / (1 + ctx.convert(c))))),
     fault("eq3", "c dropped: Phi^{-1}(1/2 + r0/2)", "shift dropped",
           replace_body(formulas.sigma, lambda ctx, r0, c: ctx.ncdf_inv_half(ctx.convert(r0)))),
     fault("eq3", "sigma 0.1 % too large", "constant", scale(formulas.sigma, "1.001")),
@@ -590,7 +592,8 @@ FAULTS = [
     # Theorem 3.1(i)
     fault("thm3.1.i", "r0 (n+c)/(1+c) twice too strong", "factor", scale(formulas.error_bound, "1/2")),
     fault("thm3.1.i", "r0 n/(1+c): c dropped from n + c", "shift dropped",
-          replace_body(formulas.error_bound, lambda ctx, n, r0, c: ctx.convert(r0) * ctx.convert(n) / (1 + ctx.convert(c)))),
+          replace_body(formulas.error_bound, lambda ctx, n, r0, c: ctx.convert(r0) * ctx.convert(n)
+                       / (1 + ctx.convert(c)))),
     fault("thm3.1.i", "r0 (n+c)/(1+c) 1 % too strong", "constant", scale(formulas.error_bound, "0.99")),
     fault("thm3.1.i", "r0 (n+c)/c for r0 (n+c)/(1+c)", "index",
           replace_body(formulas.error_bound, lambda ctx, n, r0, c: ctx.convert(r0) * (ctx.convert(n) + ctx.convert(c))
@@ -612,15 +615,18 @@ FAULTS = [
     # Theorem 3.1(iii)
     fault("thm3.1.iii", "eq (7) leading term 1/(sigma^2 n^2)", "factor", scale(formulas.budget_leading, 2)),
     fault("thm3.1.iii", "eq (7) leading term 1/(2 sigma^2 n)", "exponent",
-          replace_body(formulas.budget_leading, lambda ctx, n, sigma: 1 / (2 * ctx.convert(sigma) ** 2 * ctx.convert(n)))),
+          replace_body(formulas.budget_leading, lambda ctx, n, sigma: 1 / (2 * ctx.convert(sigma) ** 2
+                                                                            * ctx.convert(n)))),
     fault("thm3.1.iii", "eq (7) leading term 0.1 % too large", "constant", scale(formulas.budget_leading, "1.001")),
     fault("thm3.1.iii", "remainder O(n^-4) for O(n^-3)", "exponent", set_attribute(_HERE, "REMAINDER_ORDER", 4)),
     uncatchable("thm3.1.iii", "1/(2 sigma^2 (n-1)^2) or 1/(2 sigma^2 (n+c)^2) for 1/(2 sigma^2 n^2)", "index",
                 "these differ from the leading term by O(n^-3), so eq (7) remains true with them"),
     # Corollary 3.2
     fault("cor3.2", "sigma = Phi^{-1}(1/2 + r0/2)", "factor",
-          replace_body(formulas.corollary_sigma, lambda ctx, r0: ctx.ncdf_inv(ctx.fraction(1, 2) + ctx.convert(r0) / 2))),
-    fault("cor3.2", "log^2(1 + 1/(n+1)) for log^2(1 + 1/n)", "index", offset_argument(formulas.corollary_budget, "n", 1)),
+          replace_body(formulas.corollary_sigma, lambda ctx, r0: ctx.ncdf_inv(ctx.fraction(1, 2)
+                                                                          + ctx.convert(r0) / 2))),
+    fault("cor3.2", "log^2(1 + 1/(n+1)) for log^2(1 + 1/n)", "index",
+          offset_argument(formulas.corollary_budget, "n", 1)),
     fault("cor3.2", "log(1 + 1/n) without the square", "exponent",
           replace_body(formulas.corollary_budget, lambda ctx, n, sigma: ctx.log1p(1 / ctx.maximum(ctx.convert(n), 1))
                        / (2 * ctx.convert(sigma) ** 2))),

@@ -221,7 +221,8 @@ FAULTS = [
           replace_body(formulas.multiplicative_error, _erf("1/2"))),
     fault("lem4.1", "Phi(sigma) - 1/2: the factor 2 dropped", "factor", scale(formulas.multiplicative_error, "1/2")),
     fault("lem4.1", "2 Phi(sigma^2) - 1", "exponent",
-          replace_body(formulas.multiplicative_error, lambda ctx, sigma: ctx.erf(ctx.convert(sigma) ** 2 / ctx.sqrt(2)))),
+          replace_body(formulas.multiplicative_error, lambda ctx, sigma: ctx.erf(ctx.convert(sigma) ** 2
+                                                                                 / ctx.sqrt(2)))),
     fault("lem4.1", "1 - 2 Phi(sigma)", "sign", scale(formulas.multiplicative_error, -1)),
     # eq (8)
     fault("eq8", "eq (8) without its /2", "factor", scale(formulas.half_expectation, 2)),
@@ -236,7 +237,8 @@ FAULTS = [
     fault("eq9", "(n-1+c)(2 Phi(sigma) - 1)", "index", offset_argument(formulas.unclipped_error, "n", -1)),
     fault("eq9", "(n+c)(2 Phi(sigma) - 1)/2", "factor", scale(formulas.unclipped_error, "1/2")),
     fault("eq9", "r0 n/(1+c) for r0 (n+c)/(1+c)", "shift dropped",
-          replace_body(formulas.error_bound, lambda ctx, n, r0, c: ctx.convert(r0) * ctx.convert(n) / (1 + ctx.convert(c)))),
+          replace_body(formulas.error_bound, lambda ctx, n, r0, c: ctx.convert(r0) * ctx.convert(n)
+                       / (1 + ctx.convert(c)))),
     fault("eq9", "r0 (n+c)/(2(1+c))", "factor", scale(formulas.error_bound, "1/2")),
 ]
 

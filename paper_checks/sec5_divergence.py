@@ -153,7 +153,8 @@ def log_count_law_from_the_density(cert):
         for n, sg, sg_closed in cases:
             law = log_count_law(n, CERT_C, sg)
             with cert.precision(CLOSED_PREC):
-                mean_closed, var_closed = formulas.log_mean.ball(n, CERT_C, sg_closed), formulas.log_variance.ball(sg_closed)
+                mean_closed = formulas.log_mean.ball(n, CERT_C, sg_closed)
+                var_closed = formulas.log_variance.ball(sg_closed)
                 cdf_closed = {k: ball.ncdf(k) for k in (-1, 1, 2)}
             verdicts = [decide_contains(law.mean, mean_closed), decide_contains(law.var, var_closed),
                         decide_contains(law.mass, 1)]
@@ -529,7 +530,8 @@ FAULTS = [
     fault("eq12", "|log((n+c)/(m+c))| without the square", "exponent",
           replace_body(formulas.renyi_counts, _counts_with(square=False))),
     # postprocessing
-    fault("sec5.post", "atom Phi((log(c/(n+c)) - sigma^2)/sigma)", "sign", replace_body(formulas.atom_mass, _atom_with(-1))),
+    fault("sec5.post", "atom Phi((log(c/(n+c)) - sigma^2)/sigma)", "sign",
+          replace_body(formulas.atom_mass, _atom_with(-1))),
     fault("sec5.post", "atom with the mean-one drift: + sigma^2/2", "drift",
           replace_body(formulas.atom_mass, _atom_with("1/2"))),
     fault("sec5.post", "atom with log((n+c)/c)", "swapped arguments",
