@@ -43,3 +43,43 @@ def alphas(quick: bool):
 def mc_draws(quick: bool) -> int:
     """Monte Carlo draws per case: 10^6 in full mode, 2 * 10^5 quick."""
     return 200_000 if quick else 1_000_000
+
+
+class Coverage:
+    """The cases of one route that were computed, among those the grid asks for.
+
+    A case a route skips by design (``skipped``) or cannot compute (``missed``, with the reason)
+    is not silently dropped: :meth:`record` makes the count part of the verdict -- a finding, a
+    case asserting that at least ``floor`` cases (today's coverage) were computed, and the text
+    ``covered k/N`` for the slack."""
+
+    def __init__(self, what: str):
+        self.what = what
+        self.done = 0
+        self.skips = 0
+        self.reasons: list[str] = []
+
+    def covered(self) -> None:
+        self.done += 1
+
+    def skipped(self) -> None:
+        self.skips += 1
+
+    def missed(self, reason: str) -> None:
+        self.reasons.append(reason)
+
+    @property
+    def total(self) -> int:
+        return self.done + self.skips + len(self.reasons)
+
+    def record(self, check, floor: int) -> str:
+        text = f"{self.what}: covered {self.done}/{self.total}"
+        if self.skips or self.reasons:
+            text += f" ({self.skips} skipped by design, {len(self.reasons)} not computed)"
+        check.finding(what=f"coverage of {self.what}", covered=self.done, total=self.total,
+                      skipped_by_design=self.skips, not_computed=len(self.reasons),
+                      first_reasons=self.reasons[:3])
+        check.compare({"route": self.what, "total": self.total}, self.done, ">=", floor, 0,
+                      route=f"coverage: at least {floor} cases computed (today's coverage)",
+                      monte_carlo=False)
+        return text

@@ -19,6 +19,7 @@ from countdp import formulas
 from countdp.arb.drift import certify_drift_argmin, drift_derivative_integral, drift_mean_integral
 from countdp.arb.verdicts import ball_str, decide_contains, verdict_all
 from countdp.harness.claims import certificate, claim
+from countdp.harness.faults import fault, replace_body, scale
 from countdp.harness.results import fmt
 from countdp.mechanisms import drift
 from countdp.numerics import normal
@@ -93,7 +94,7 @@ def derivative(check):
             f"{fmt(worst_rel, 3)} (tol = Richardson truncation x2 + quadrature error / h + 100 ulps)")
 
 
-@certificate("sec4.1.deriv")
+@certificate("sec4.1.deriv", scope="instance")
 def derivative_inside_the_differentiated_integral(cert):
     """The closed-form derivative lies in the certified integral of the differentiated integrand."""
     with cert.precision(53):
@@ -120,14 +121,14 @@ def minimiser(check):
     worst_loc = mpmath.mpf(0)
     ctrl_half = []
     for sigma in _sigmas(check):
-        s2 = sigma ** 2
-        _derivative_signs(check, sigma)
+        claimed = formulas.drift_argmin(sigma)
+        bracket = _derivative_signs(check, sigma)
         # the minimiser, located numerically inside the bracket of the scan's sign change
-        a_hat = drift.drift_argmin_numeric(sigma, mpmath.mpf("0.9") * s2, mpmath.mpf("1.1") * s2)
-        check.compare({"sigma": sigma}, lhs=a_hat.value, relation="==", rhs=s2, tol=a_hat.error,
+        a_hat = drift.drift_argmin_numeric(sigma, *bracket)
+        check.compare({"sigma": sigma}, lhs=a_hat.value, relation="==", rhs=claimed, tol=a_hat.error,
                       route="numerical minimiser vs sigma^2",
                       note=f"{a_hat.iterations} Illinois steps; D(a_hat) = {fmt(a_hat.derivative, 3)}")
-        worst_loc = max(worst_loc, abs(a_hat.value - s2) / s2)
+        worst_loc = max(worst_loc, abs(a_hat.value - claimed) / claimed)
         ctrl_half.append((sigma, a_hat))
         gaps.append(_mean_one_drift_is_worse(check, sigma, a_hat))
     # negative controls: the same locating comparison against perturbed minimisers
@@ -142,36 +143,41 @@ def minimiser(check):
 
 
 def _derivative_signs(check, sigma):
-    """The sign of the derivative on each side of sigma^2, by both routes."""
-    s2 = sigma ** 2
+    """The sign of the derivative on each side of the claimed minimiser, by both routes, on a scan
+    of a in multiples of sigma^2; returns the scan's bracket of the numerical sign change."""
+    claimed = formulas.drift_argmin(sigma)
+    signs = []
     for fac in (SCAN_QUICK if check.quick else SCAN_FULL):
-        a = mpmath.mpf(fac) * s2
+        a = mpmath.mpf(fac) * sigma ** 2
         numeric = drift.drift_derivative_numeric(sigma, a)
         closed = formulas.drift_error_derivative(sigma, a)
-        rel = "<" if a < s2 else ">"
+        rel = "<" if a < claimed else ">"
         p = {"sigma": sigma, "a": a}
         check.compare(p, lhs=numeric.value, relation=rel, rhs=0, tol=numeric.error,
                       route="sign of the numerical derivative")
         check.compare(p, lhs=closed, relation=rel, rhs=0, tol=100 * mpmath.eps, route="sign of the closed form")
+        signs.append((a, numeric.value))
+    change = [(a0, a1) for (a0, d0), (a1, d1) in zip(signs, signs[1:]) if d0 < 0 < d1]
+    return change[0]
 
 
 def _mean_one_drift_is_worse(check, sigma, a_hat):
     """The mean-one drift sigma^2/2 has strictly larger error than sigma^2, by both routes, and
     E exp(sigma Z - a) is one at sigma^2/2 and below one at sigma^2.  Returns (sigma, excess,
     relative excess)."""
-    s2 = sigma ** 2
-    at_min, at_half = drift.drift_error_quad(sigma, s2), drift.drift_error_quad(sigma, s2 / 2)
+    s2, half = formulas.drift_argmin(sigma), formulas.mean_one_drift(sigma)
+    at_min, at_half = drift.drift_error_quad(sigma, s2), drift.drift_error_quad(sigma, half)
     f1, e1, fh, eh = at_min.value, at_min.error, at_half.value, at_half.error
-    check.compare({"sigma": sigma, "a": s2 / 2}, lhs=fh, relation=">", rhs=f1, tol=e1 + eh,
+    check.compare({"sigma": sigma, "a": half}, lhs=fh, relation=">", rhs=f1, tol=e1 + eh,
                   route="quadrature: error at sigma^2/2 > error at sigma^2")
-    cf1, cfh = formulas.drift_error(sigma, s2), formulas.drift_error(sigma, s2 / 2)
-    check.compare({"sigma": sigma, "a": s2 / 2}, lhs=cfh, relation=">", rhs=cf1, tol=100 * mpmath.eps,
+    cf1, cfh = formulas.drift_error(sigma, s2), formulas.drift_error(sigma, half)
+    check.compare({"sigma": sigma, "a": half}, lhs=cfh, relation=">", rhs=cf1, tol=100 * mpmath.eps,
                   route="closed form: error at sigma^2/2 > error at sigma^2")
     check.compare({"sigma": sigma}, lhs=fh - f1, relation="==", rhs=cfh - cf1,
                   tol=e1 + eh + 200 * mpmath.eps, route="excess error: quadrature vs closed form")
     # the mean-one property of sigma^2/2 (and the bias of sigma^2)
-    mean_half = drift.drift_mean_quad(sigma, s2 / 2)
-    check.compare({"sigma": sigma, "a": s2 / 2}, lhs=mean_half.value, relation="==", rhs=1, tol=mean_half.error,
+    mean_half = drift.drift_mean_quad(sigma, half)
+    check.compare({"sigma": sigma, "a": half}, lhs=mean_half.value, relation="==", rhs=1, tol=mean_half.error,
                   route="E exp(sigma Z - sigma^2/2) = 1 by quadrature")
     mean_min = drift.drift_mean_quad(sigma, s2)
     check.compare({"sigma": sigma, "a": s2}, lhs=mean_min.value, relation="<", rhs=1, tol=mean_min.error,
@@ -181,17 +187,48 @@ def _mean_one_drift_is_worse(check, sigma, a_hat):
     return sigma, fh - f1, (fh - f1) / f1
 
 
-@certificate("sec4.1.argmin")
+@certificate("sec4.1.argmin", scope="instance")
 def minimiser_by_branch_and_bound(cert):
     """The derivative's sign on a-boxes around sigma^2; the mean-one drift's mean and error."""
     with cert.precision(53):
         s = formulas.sigma.ball(CERT_R0, CERT_C)
         argmin = certify_drift_argmin(s)
-        mean_half = drift_mean_integral(s, s * s / 2)
+        mean_half = drift_mean_integral(s, formulas.mean_one_drift.ball(s))
         cert.record("argmin a = sigma^2; a = sigma^2/2 has mean one but larger error",
                     "derivative sign on a-boxes; E exp(sZ - s^2/2) encloses 1; E|.| at s^2/2 > 2Phi(s)-1 decided",
                     mean_half, verdict_all([argmin.verdict, decide_contains(mean_half, 1)]),
                     boxes=argmin.boxes, **argmin.extra)
+
+
+def _derivative(kink_shift=1, exp_sigma2=1, two=2):
+    """The Section 4.1 derivative with its pieces as parameters: e^{exp_sigma2 s^2/2 - a}
+    (two Phi(a/s - kink_shift s) - two/2)."""
+    def body(ctx, sigma, a):
+        s, a = ctx.convert(sigma), ctx.convert(a)
+        k, e, t = ctx.convert(kink_shift), ctx.convert(exp_sigma2), ctx.convert(two)
+        return ctx.exp(e * s * s / 2 - a) * (t * ctx.ncdf(a / s - k * s) - t / 2)
+    return body
+
+
+FAULTS = [
+    # the derivative of Section 4.1
+    fault("sec4.1.deriv", "the derivative with a flipped sign", "sign", scale(formulas.drift_error_derivative, -1)),
+    fault("sec4.1.deriv", "kink at the mean-one drift: 2 Phi(a/sigma - sigma/2) - 1", "drift",
+          replace_body(formulas.drift_error_derivative, _derivative(kink_shift="1/2"))),
+    fault("sec4.1.deriv", "Phi(a/sigma - sigma) - 1/2: the factor 2 dropped", "factor",
+          replace_body(formulas.drift_error_derivative, _derivative(two=1))),
+    fault("sec4.1.deriv", "exp(sigma^2 - a) for exp(sigma^2/2 - a)", "exponent",
+          replace_body(formulas.drift_error_derivative, _derivative(exp_sigma2=2))),
+    # the minimiser
+    fault("sec4.1.argmin", "minimiser sigma^2/2 (the mean-one drift)", "drift",
+          replace_body(formulas.drift_argmin, lambda ctx, sigma: ctx.convert(sigma) ** 2 / 2)),
+    fault("sec4.1.argmin", "minimiser sigma for sigma^2", "exponent",
+          replace_body(formulas.drift_argmin, lambda ctx, sigma: ctx.convert(sigma))),
+    fault("sec4.1.argmin", "minimiser 2 sigma^2", "factor", scale(formulas.drift_argmin, 2)),
+    fault("sec4.1.argmin", "mean-one drift sigma^2 (the two drifts swapped)", "swapped arguments",
+          replace_body(formulas.mean_one_drift, lambda ctx, sigma: ctx.convert(sigma) ** 2)),
+    fault("sec4.1.argmin", "minimiser 1.001 sigma^2", "constant", scale(formulas.drift_argmin, "1.001")),
+]
 
 
 def figures(settings):

@@ -6,6 +6,7 @@ test_checks_all_claims.py."""
 from __future__ import annotations
 
 import mpmath
+import pytest
 
 from countdp import formulas
 from countdp.divergence.renyi import renyi
@@ -36,3 +37,57 @@ def test_a_failing_claim_is_reported_as_fail(monkeypatch, run_claim):
     monkeypatch.setattr(formulas.budget, "body", lambda ctx, n, sigma, c: original(ctx, n, sigma, c) * ctx.convert("0.9"))
     res = run_claim("thm3.1.ii")
     assert res.status == "fail"
+
+
+# ---- the fault catalogue -------------------------------------------------------------------
+
+def _faults(check_script):
+    from countdp.harness.faults import faults_in
+
+    return faults_in(check_script("sec3_mechanism"))
+
+
+def test_every_claim_has_three_catchable_faults_of_two_kinds(check_script):
+    faults = _faults(check_script)
+    assert {f.claim for f in faults} == set(CLAIMS)
+    for claim_id in CLAIMS:
+        catchable = [f for f in faults if f.claim == claim_id and f.catchable]
+        assert len(catchable) >= 3 and len({f.kind for f in catchable}) >= 2, claim_id
+    assert all(f.reason for f in faults if not f.catchable)
+
+
+def _assert_caught(check_script, run_claim, claim_id, name):
+    flt = next(f for f in _faults(check_script) if f.claim == claim_id and f.name == name)
+    with flt.applied():
+        res = run_claim(claim_id, quick=True, certify=False, stop_at_first_failure=True)
+    assert res.status == "fail", (claim_id, name, res.status, res.reason)
+
+
+NAMED = [("eq3", "2(1+c) -> (1+c) in eq (3)"),
+         ("eq4", "drift -sigma^2/2 in eq (4) (the mean-one drift)"),
+         ("thm3.1.ii", "eq (5) off by a factor 2 (as stated)"),
+         ("thm3.1.ii", "v(0) = v(1) of the budget twice too strong"),
+         ("thm3.1.ii", "eq (6) with n-1+c -> n+c"),
+         ("cor3.2.round", "conditional mean y + 0.01"),
+         ("cor3.2.round", "floor and ceil probabilities swapped")]
+
+
+@pytest.mark.parametrize("claim_id, name", NAMED)
+def test_the_faults_the_issue_names_are_caught(check_script, run_claim, claim_id, name):
+    _assert_caught(check_script, run_claim, claim_id, name)
+
+
+def test_the_pathwise_route_alone_rejects_the_mean_one_drift(check_script):
+    """eq (4)'s pathwise comparison separates the drift -sigma^2/2 from the law at the smallest
+    sigma of the grid by 10^8 times its tolerance (no Monte Carlo margin involved)."""
+    from countdp.harness.results import Settings
+
+    sec3 = check_script("sec3_mechanism")
+
+    class Check:
+        rng = Settings().rng
+    mech = ShiftedLogGaussian(0.05, 1.0, r=0.1)
+    wrong = ShiftedLogGaussian(0.05, 1.0, r=0.1, drift_factor=0.5)
+    with mpmath.workdps(30):
+        assert sec3._pathwise_gap(Check, mech, mech.released_law(10), 10) <= sec3.PATHWISE_TOL
+        assert sec3._pathwise_gap(Check, wrong, mech.released_law(10), 10) > 1e8 * sec3.PATHWISE_TOL

@@ -4,6 +4,9 @@ test_checks_all_claims.py."""
 
 from __future__ import annotations
 
+import pytest
+
+from countdp import formulas
 from countdp.harness.claims import checks_in
 
 CLAIMS = ["eq10", "eq11", "eq12", "sec5.post", "sec5.mono", "sec5.product"]
@@ -11,3 +14,50 @@ CLAIMS = ["eq10", "eq11", "eq12", "sec5.post", "sec5.mono", "sec5.product"]
 
 def test_claim_ids_are_the_assigned_ones(check_script):
     assert [s.id for s in checks_in(check_script("sec5_divergence"))] == CLAIMS
+
+
+# ---- the fault catalogue -------------------------------------------------------------------
+
+def _faults(check_script):
+    from countdp.harness.faults import faults_in
+
+    return faults_in(check_script("sec5_divergence"))
+
+
+def test_every_claim_has_three_catchable_faults_of_two_kinds(check_script):
+    faults = _faults(check_script)
+    assert {f.claim for f in faults} == set(CLAIMS)
+    for claim_id in CLAIMS:
+        catchable = [f for f in faults if f.claim == claim_id and f.catchable]
+        assert len(catchable) >= 3 and len({f.kind for f in catchable}) >= 2, claim_id
+    assert all(f.reason for f in faults if not f.catchable)
+
+
+NAMED = [("eq10", "drift -sigma^2/2 in eq (10) (the mean-one drift)"),
+         ("eq10", "drift -sigma^2/2 in eq (4), which eq (10) transcribes"),
+         ("eq11", "alpha - 1 for alpha in eq (11)"),
+         ("eq11", "eq (11) without its 2"),
+         ("eq12", "alpha - 1 for alpha in eq (12)"),
+         ("eq12", "eq (12) without its 2"),
+         ("sec5.mono", "log(1 + 1/(n+c)) for log(1 + 1/(n-1+c))")]
+
+
+@pytest.mark.parametrize("claim_id, name", NAMED)
+def test_the_faults_the_issue_names_are_caught(check_script, run_claim, claim_id, name):
+    flt = next(f for f in _faults(check_script) if f.claim == claim_id and f.name == name)
+    with flt.applied():
+        res = run_claim(claim_id, quick=True, certify=False, stop_at_first_failure=True)
+    assert res.status == "fail", (claim_id, name, res.status, res.reason)
+
+
+def test_eq10_monte_carlo_separates_the_two_drifts_at_every_sigma(check_script):
+    """The draws of eq (10)'s Monte Carlo put the mean-one drift's mean at least SEPARATION
+    standard errors away at every sigma of the full grid (the smallest is about 0.0104)."""
+    import numpy as np
+
+    sec5 = check_script("sec5_divergence")
+    for quick in (True, False):
+        for (_, r0, c) in sec5._grid.designs(quick):
+            s = formulas.sigma.fp(r0, c)
+            draws = sec5.log_count_draws(quick, s)
+            assert (s * s / 2) / (s / np.sqrt(draws)) >= sec5.SEPARATION

@@ -13,6 +13,16 @@ from countdp.laws.expectation import quad_expectation
 # binary-exact arguments, so that float64, mpmath and balls evaluate at the same point
 POINTS = {
     "sigma": [(0.25, 1.0), (0.0625, 0.125), (0.75, 2.0)],
+    "unclipped_release": [(0, 1.0, 0.25, 0.5), (10, 0.125, 0.5, -1.5), (1000, 2.0, 0.125, 3.0)],
+    "boundary_budget": [(0.25, 1.0), (0.5, 0.125)],
+    "budget_leading": [(7, 0.5), (10**6, 0.125)],
+    "gap_leading": [(8,), (10**6,)],
+    "corollary_sigma": [(0.25,), (0.0625,)],
+    "corollary_budget": [(0, 0.25), (7, 0.5), (10**6, 0.125)],
+    "round_up_probability": [(2.25,), (7.75,), (3.0,)],
+    "drift_argmin": [(0.5,), (3.0,)],
+    "mean_one_drift": [(0.5,), (3.0,)],
+    "log_variance": [(0.25,), (2.0,)],
     "log_gap": [(0, 1.0), (1, 0.125), (10, 2.0), (10**6, 0.5)],
     "budget": [(0, 0.25, 1.0), (7, 0.5, 0.125), (10**6, 0.125, 2.0)],
     "error_bound": [(0, 0.25, 1.0), (10, 0.125, 0.5)],
@@ -39,7 +49,29 @@ def test_every_formula_of_the_module_is_exercised():
 
 @pytest.mark.parametrize("name, args", CASES, ids=[f"{n}{a}" for n, a in CASES])
 def test_fp_mp_ball_agree(name, args):
-    assert_fp_mp_ball_agree(getattr(formulas, name), args)
+    assert_fp_mp_ball_agree(getattr(formulas, name), args, scale=1 if name == "round_up_probability" else 0)
+
+
+def test_statements_of_the_paper_agree_with_the_general_formulas():
+    """eq (5) as stated is the budget at n = 0, 1; Corollary 3.2 is eqs (3), (5)-(6) at c = 1;
+    eq (4)'s map of z is the quantile map of eq (10)'s law; rounding has conditional mean y."""
+    with mpmath.workdps(30):
+        s = formulas.sigma("0.25", 1)
+        for c in ("0.1", 1, 2):
+            sc = formulas.sigma("0.25", c)
+            for n in (0, 1):
+                assert abs(formulas.boundary_budget(sc, c) / formulas.budget(n, sc, c) - 1) < mpmath.mpf(10) ** -28
+        assert abs(formulas.corollary_sigma("0.25") / s - 1) < mpmath.mpf(10) ** -28
+        for n in (0, 1, 2, 10, 10**6):
+            assert abs(formulas.corollary_budget(n, s) / formulas.budget(n, s, 1) - 1) < mpmath.mpf(10) ** -28
+        for n, c, z in ((0, "0.1", -2), (10, 1, "0.5"), (10**6, 2, 3)):
+            mu = formulas.log_mean(n, c, s)
+            u = formulas.unclipped_release(n, c, s, z)
+            assert abs(u - (mpmath.exp(mu + s * mpmath.mpf(z)) - mpmath.mpf(c))) < mpmath.mpf(10) ** -25 * (n + 1)
+    from fractions import Fraction
+    for y in (Fraction(0), Fraction(22, 7), Fraction(5), Fraction(99, 10)):
+        up = formulas.round_up_probability.exact(y)
+        assert (1 - up) * (y.numerator // y.denominator) + up * (y.numerator // y.denominator + 1) == y
 
 
 def test_drift_error_closed_form_against_quadrature():

@@ -65,17 +65,18 @@ def drift_mean_integral(sigma, a) -> arb:
 
 def certify_drift_argmin(sigma, eps=None, prec: int = 53, max_boxes: int = 20000) -> RangeResult:
     """At one sigma: the derivative exp(sigma^2/2 - a)(2 Phi(a/sigma - sigma) - 1) is < 0 on
-    [0, sigma^2 - eps] and > 0 on [sigma^2 + eps, 4 sigma^2] (branch and bound, each box
+    [0, sigma^2 - eps] and > 0 on [sigma^2 + eps, 4 sigma^2] (sigma^2 and sigma^2/2 are the
+    formulas ``drift_argmin`` and ``mean_one_drift``; branch and bound, each box
     decided), so on [0, 4 sigma^2] the minimiser lies within eps of sigma^2 (default
     eps = 1e-6 sigma^2); and the value at a = sigma^2/2 (certified integral) is
     > 2 Phi(sigma) - 1 (decided)."""
     t = time.perf_counter()
     with ctx.workprec(prec):
         s = to_arb(sigma)
-        s2 = s * s
+        s2 = formulas.drift_argmin.ball(s)
         e = arb(float(s2.mid()) * 1e-6) if eps is None else to_arb(eps)
         lo_end, hi_end = arb((s2 - e).lower()), arb((s2 + e).upper())
-        top = arb((4 * s2).upper())
+        top = arb((4 * s * s).upper())
         if not (lo_end < s2 < hi_end):
             raise Undecided("sigma^2 not separated from the excluded interval")
 
@@ -85,7 +86,7 @@ def certify_drift_argmin(sigma, eps=None, prec: int = 53, max_boxes: int = 20000
 
         below = bisect((arb(0), lo_end, -1), decide, split_at_midpoint, max_boxes)
         above = bisect((hi_end, top, +1), decide, split_at_midpoint, max_boxes)
-        half = drift_error_integral(s, s2 / 2)
+        half = drift_error_integral(s, formulas.mean_one_drift.ball(s))
         at_min = formulas.multiplicative_error.ball(s)
         worse = decide_gt(half, at_min)
         res = merge([below, above, tally([("a = sigma^2/2 strictly worse", worse)])])

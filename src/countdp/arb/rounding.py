@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 
 from flint import fmpq, fmpq_mpoly_ctx
 
+from .. import formulas
 from .ranges import RangeResult, tally
-from .verdicts import Verdict
+from .verdicts import Verdict, to_fmpq
 
 __all__ = ["certify_rounding_identity"]
 
@@ -18,7 +20,8 @@ def certify_rounding_identity(grid: int = 40, n_max: int = 6) -> RangeResult:
     (1-t) f + t (f+1) = f + t = y; for an integer n <= f every value is >= n, so
     E|R - n| = (1-t)(f-n) + t(f+1-n) = y - n; for n >= f + 1 every value is <= n, so
     E|R - n| = (1-t)(n-f) + t(n-f-1) = n - y; together E|R - n| = |y - n|. Also checked with
-    exact rationals on a grid of y in [0, n_max] (step 1/grid) and n = 0..n_max. (That rounding
+    exact rationals on a grid of y in [0, n_max] (step 1/grid) and n = 0..n_max, with the up-probability
+    of ``formulas.round_up_probability``. (That rounding
     is postprocessing, so divergences cannot grow, is the data-processing inequality, not
     certified here.)"""
     t0 = time.perf_counter()
@@ -33,7 +36,7 @@ def certify_rounding_identity(grid: int = 40, n_max: int = 6) -> RangeResult:
         for i in range(grid * n_max + 1):
             y = fmpq(i, grid)
             fl = y.floor()
-            tt = y - fl
+            tt = to_fmpq(formulas.round_up_probability.exact(Fraction(int(y.p), int(y.q))))
             for nn in range(n_max + 1):
                 err = (1 - tt) * abs(fmpq(fl) - nn) + tt * abs(fmpq(fl) + 1 - nn)
                 mean = (1 - tt) * fl + tt * (fl + 1)

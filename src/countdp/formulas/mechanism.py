@@ -21,6 +21,16 @@ def sigma(ctx, r0, c):
 
 
 @formula
+def unclipped_release(ctx, n, c, sigma, z, drift=None):
+    """eq (4) before clipping, as a map of the standard normal draw z:
+    U_n = (n+c) exp(sigma z - sigma^2) - c (``drift`` replaces -sigma^2 for a negative control),
+    evaluated as n + (n+c) expm1(sigma z - sigma^2): no cancellation when c >> n."""
+    s, c, n = ctx.convert(sigma), ctx.convert(c), ctx.convert(n)
+    m = -s * s if drift is None else ctx.convert(drift)
+    return n + (n + c) * ctx.expm1(s * ctx.convert(z) + m)
+
+
+@formula
 def log_gap(ctx, n, c):
     """The log-space length of the edge n-1 <-> n: log((n+c)/(n-1+c)) = log1p(1/(n-1+c)) for
     n >= 1 (Section 5); n = 0 gives the boundary gap log((1+c)/c) of eq (5)."""
@@ -33,6 +43,49 @@ def budget(ctx, n, sigma, c):
     """eqs (5)-(6): v(n) = log^2((n+c)/(n-1+c)) / (2 sigma^2) for n >= 1, v(0) = v(1)."""
     s = ctx.convert(sigma)
     return log_gap(ctx, n, c) ** 2 / (2 * s * s)
+
+
+@formula
+def boundary_budget(ctx, sigma, c):
+    """eq (5) as stated: v(0) = v(1) = log^2((1+c)/c) / (2 sigma^2)."""
+    s, c = ctx.convert(sigma), ctx.convert(c)
+    return ctx.log((1 + c) / c) ** 2 / (2 * s * s)
+
+
+@formula
+def budget_leading(ctx, n, sigma):
+    """eq (7): the leading term 1/(2 sigma^2 n^2) of v(n) (Theorem 3.1(iii))."""
+    s, n = ctx.convert(sigma), ctx.convert(n)
+    return 1 / (2 * s * s * n * n)
+
+
+@formula
+def gap_leading(ctx, n):
+    """Section 5: the leading term 1/n of log(1 + 1/(n-1+c))."""
+    return 1 / ctx.convert(n)
+
+
+@formula
+def corollary_sigma(ctx, r0):
+    """Corollary 3.2 (c = 1): sigma = Phi^{-1}(1/2 + r0/4)."""
+    return ctx.ncdf_inv(ctx.fraction(1, 2) + ctx.convert(r0) / 4)
+
+
+@formula
+def corollary_budget(ctx, n, sigma):
+    """Corollary 3.2 (c = 1): v(n) = log^2(1 + 1/n)/(2 sigma^2) for n >= 1 and
+    v(0) = v(1) = log^2 2/(2 sigma^2)."""
+    s = ctx.convert(sigma)
+    n = ctx.maximum(ctx.convert(n), 1)
+    return ctx.log1p(1 / n) ** 2 / (2 * s * s)
+
+
+@formula
+def round_up_probability(ctx, y):
+    """Corollary 3.2: stochastic rounding sends y >= 0 to ceil(y) = floor(y) + 1 with
+    probability y - floor(y), to floor(y) otherwise (conditional mean y)."""
+    y = ctx.convert(y)
+    return y - ctx.floor(y)
 
 
 @formula
@@ -84,6 +137,20 @@ def drift_error_derivative(ctx, sigma, a):
 
 
 @formula
+def drift_argmin(ctx, sigma):
+    """Section 4.1: the drift a = sigma^2 minimising E|exp(sigma Z - a) - 1|."""
+    s = ctx.convert(sigma)
+    return s * s
+
+
+@formula
+def mean_one_drift(ctx, sigma):
+    """Section 4.1: the drift a = sigma^2/2 with E exp(sigma Z - a) = 1."""
+    s = ctx.convert(sigma)
+    return s * s / 2
+
+
+@formula
 def atom_mass(ctx, n, c, sigma, drift=None):
     """Section 5: the mass clipping puts at 0, P(U_n <= 0) = Phi((log(c/(n+c)) - drift)/sigma);
     with the paper's drift -sigma^2 it is Phi((log(c/(n+c)) + sigma^2)/sigma)."""
@@ -116,6 +183,13 @@ def log_mean(ctx, n, c, sigma):
     """eq (10): the mean log(n+c) - sigma^2 of log(U_n + c) ~ N(log(n+c) - sigma^2, sigma^2)."""
     s = ctx.convert(sigma)
     return ctx.log(ctx.convert(n) + ctx.convert(c)) - s * s
+
+
+@formula
+def log_variance(ctx, sigma):
+    """eq (10): the variance sigma^2 of log(U_n + c)."""
+    s = ctx.convert(sigma)
+    return s * s
 
 
 @formula

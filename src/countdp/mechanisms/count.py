@@ -35,9 +35,9 @@ class CountMechanism:
 
 
 def stochastic_round(y, rng: np.random.Generator):
-    """Round y >= 0 to floor(y) or ceil(y) with probabilities giving conditional mean y."""
+    """Round y >= 0 to floor(y) + 1 with probability y - floor(y) (``formulas.round_up_probability``),
+    to floor(y) otherwise: conditional mean y."""
     y = np.asarray(y, dtype=float)
-    fl = np.floor(y)
-    up = rng.random(y.shape) < (y - fl)
-    return fl + up
+    up = rng.random(y.shape) < formulas.round_up_probability.fp(y)
+    return np.floor(y) + up
 

@@ -118,15 +118,15 @@ class ShiftedLogGaussian(CountMechanism):
     def release(self, counts, rng: np.random.Generator, clip: bool = True, rounding: bool = False):
         """Release a whole histogram at once: eq (4) per coordinate, independently.
 
-        ``counts`` is an array of nonnegative integers of any shape.  ``rounding`` applies
-        stochastic rounding (floor or ceil with conditional mean y).  ``rng``: a Generator, an
-        integer seed or None."""
+        ``counts`` is an array of nonnegative integers of any shape; the unclipped values are
+        eq (4)'s map of the standard normal draws (``formulas.unclipped_release``), whereas the
+        laws above are built from :meth:`mp_drift`.  ``rounding`` applies stochastic rounding
+        (floor or ceil with conditional mean y).  ``rng``: a Generator, an integer seed or None."""
         x = validate.counts("counts", counts).astype(float)
         rng = validate.rng(rng)
-        s, drift = float(self.mp_sigma()), float(self.mp_drift())
+        drift = None if self.drift_factor == 1 else float(self.mp_drift())
         z = rng.standard_normal(x.shape)
-        # (x+c) e^W - c written as x + (x+c) expm1(W): no cancellation when c >> x
-        y = x + (x + float(self.c)) * np.expm1(s * z + drift)
+        y = formulas.unclipped_release.fp(x, float(self.c), float(self.mp_sigma()), z, drift)
         if clip or rounding:
             y = np.maximum(y, 0.0)
         if rounding:
