@@ -52,3 +52,9 @@ def test_super_gaussian_law_is_caught_by_the_scan_comparison():
     res = tight_rho((GeneralisedGaussian(4), GeneralisedGaussian(4, 0.5)), alpha_max=100, points_per_decade=4)
     mx = max(float(np.max(d.ratios)) for d in res.directions)
     assert not results.holds(mx, "<=", res.kl_max, 1e-12)
+
+
+def test_constants_certificate_is_an_instance(check_spec):
+    # the certificate encloses a1' and the value of 8|a1'|^3/27, not the identities m^2 I/2 = ...
+    specs = [c.__countdp_certificate__ for c in check_spec("cstar.airy.constants").certificates]
+    assert [c.scope for c in specs] == ["instance"]
