@@ -39,3 +39,4 @@ def test_krr_maximiser_moves_off_alpha_one_from_k_7(run_claim):
     res = run_claim("hm.krr")
     moved = [f for f in res.findings if f.get("alpha_star") not in (None, "alpha -> 1") and "k" in f]
     assert moved and min(f["k"] for f in moved) == 7
+
