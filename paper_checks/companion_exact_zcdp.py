@@ -23,6 +23,7 @@ from countdp.divergence import renyi
 from countdp.divergence.tight_rho import mp_renyi, tight_rho
 from countdp.divergence.zcdp import zcdp_to_approx_dp
 from countdp.harness.claims import claim
+from countdp.harness.faults import fault, replace_body, scale, set_attribute, uncatchable, wrap_body
 from countdp.laws import Gaussian
 from countdp.mechanisms import epsilon_dp
 from countdp.numerics.montecarlo import mc_mean
@@ -379,6 +380,151 @@ def bounded_range(check):
                   formulas.bounded_range_rho(eta), tol=1e-12 * float(formulas.bounded_range_rho(eta)),
                   route="random search (float scan)", note=f"best q = {np.round(found.q, 4).tolist()}")
     check.slack("search + engine equal the closed form to the search error (a Newton step on the precise value)")
+
+
+# ============================================================================================
+# Faults: plausible mistakes in transcribing the closed forms, each caught by its claim's check
+# ============================================================================================
+
+
+def _laplace_kl_without_minus_one(ctx, eps):
+    e = ctx.convert(eps)
+    return e + ctx.exp(-e)
+
+
+def _laplace_kl_sign_flipped(ctx, eps):
+    e = ctx.convert(eps)
+    return e - ctx.expm1(-e)          # eps - e^-eps + 1
+
+
+def _mironov_over_alpha(ctx, alpha, eps):
+    a, e = ctx.convert(alpha), ctx.convert(eps)
+    d = 2 * a - 1
+    return ctx.log(a / d * ctx.exp((a - 1) * e) + (a - 1) / d * ctx.exp(-a * e)) / a
+
+
+def _dlap_kl_cosh(ctx, eps, Delta):
+    e = ctx.convert(eps)
+    a = e / ctx.convert(Delta)
+    return e + a * ctx.expm1(-e) / ((ctx.exp(a) + ctx.exp(-a)) / 2)
+
+
+def _dlap_kl_sign(ctx, eps, Delta):
+    e = ctx.convert(eps)
+    a = e / ctx.convert(Delta)
+    return e - a * ctx.expm1(-e) / ((ctx.expm1(a) - ctx.expm1(-a)) / 2)
+
+
+def _dlap_kl_a_for_eps(ctx, eps, Delta):
+    e = ctx.convert(eps)
+    a = e / ctx.convert(Delta)
+    return e + a * ctx.expm1(-a) / ((ctx.expm1(a) - ctx.expm1(-a)) / 2)   # e^-a for e^-eps
+
+
+def _dlap_kl_delta_dropped(ctx, eps, Delta):
+    e = ctx.convert(eps)
+    return e + e * ctx.expm1(-e) / ((ctx.expm1(e) - ctx.expm1(-e)) / 2)   # a = eps, whatever Delta
+
+
+def _krr_true_prob_k(ctx, eps, k):
+    x = ctx.exp(ctx.convert(eps))
+    return x / (x + ctx.convert(k))
+
+
+def _krr_kl_k(ctx, eps, k):
+    e = ctx.convert(eps)
+    return e * ctx.expm1(e) / (ctx.exp(e) + ctx.convert(k))
+
+
+def _krr_kl_without_minus_one(ctx, eps, k):
+    e = ctx.convert(eps)
+    return e * ctx.exp(e) / (ctx.exp(e) + ctx.convert(k) - 1)
+
+
+def _rappor_rho_half_eps(ctx, eps):
+    e = ctx.convert(eps)
+    return e * -ctx.expm1(-e) / (1 + ctx.exp(-e))          # eps tanh(eps/2)
+
+
+def _rappor_rho_one_bit(ctx, eps):
+    e = ctx.convert(eps)
+    return e / 2 * -ctx.expm1(-e / 2) / (1 + ctx.exp(-e / 2))    # (eps/2) tanh(eps/4)
+
+
+def _rappor_rho_coth(ctx, eps):
+    e = ctx.convert(eps)
+    return e * (1 + ctx.exp(-e / 2)) / -ctx.expm1(-e / 2)    # (e^{eps/2}+1)/(e^{eps/2}-1)
+
+
+def _rappor_flip_full_eps(ctx, eps):
+    return 1 / (1 + ctx.exp(ctx.convert(eps)))
+
+
+def _bounded_range_half_eta(ctx, f, eta):
+    return f(ctx, ctx.convert(eta) / 2)
+
+
+def _bounded_range_without_minus_one(ctx, eta):
+    h = ctx.convert(eta)
+    e1 = ctx.expm1(h)
+    return h / e1 + ctx.log(e1 / h)
+
+
+def _bounded_range_log_inverted(ctx, eta):
+    h = ctx.convert(eta)
+    e1 = ctx.expm1(h)
+    return h / e1 + ctx.log(h / e1) - 1
+
+
+def _bounded_range_plus_one(ctx, eta):
+    h = ctx.convert(eta)
+    return h / (ctx.exp(h) + 1) + ctx.log(ctx.expm1(h) / h) - 1
+
+
+FAULTS = [
+    fault("hm.laplace", "eps + e^-eps (the - 1 dropped)", "dropped term",
+          replace_body(formulas.laplace_kl, _laplace_kl_without_minus_one)),
+    fault("hm.laplace", "eps - e^-eps + 1 (signs of the last two terms flipped)", "sign",
+          replace_body(formulas.laplace_kl, _laplace_kl_sign_flipped)),
+    fault("hm.laplace", "Mironov's D_alpha divided by alpha instead of alpha - 1", "index",
+          replace_body(formulas.laplace_renyi, _mironov_over_alpha)),
+    fault("hm.laplace", "eps + e^-eps - 1 off by 0.1 %", "constant", scale(formulas.laplace_kl, "1.001")),
+    fault("hm.discrete_laplace", "cosh(a) for sinh(a) in the KL", "other",
+          replace_body(formulas.discrete_laplace_kl, _dlap_kl_cosh)),
+    fault("hm.discrete_laplace", "eps + a (1 - e^-eps)/sinh(a) (sign flipped)", "sign",
+          replace_body(formulas.discrete_laplace_kl, _dlap_kl_sign)),
+    fault("hm.discrete_laplace", "e^-a for e^-eps in the KL", "swapped arguments",
+          replace_body(formulas.discrete_laplace_kl, _dlap_kl_a_for_eps)),
+    fault("hm.discrete_laplace", "a = eps/Delta taken as eps (Delta dropped)", "factor",
+          replace_body(formulas.discrete_laplace_kl, _dlap_kl_delta_dropped)),
+    fault("hm.krr", "P(true value) = e^eps/(e^eps + k) (k for k - 1)", "index",
+          replace_body(formulas.krr_true_prob, _krr_true_prob_k)),
+    fault("hm.krr", "KL eps (e^eps - 1)/(e^eps + k) (k for k - 1)", "index",
+          replace_body(formulas.krr_kl, _krr_kl_k)),
+    fault("hm.krr", "KL eps e^eps/(e^eps + k - 1) (the - 1 of e^eps - 1 dropped)", "dropped term",
+          replace_body(formulas.krr_kl, _krr_kl_without_minus_one)),
+    fault("hm.krr", "the claim's range stated as k <= 7", "inequality", set_attribute(__name__, "KRR_K_MAX", 7)),
+    fault("hm.krr", "the claim's range stated as k <= 5", "inequality", set_attribute(__name__, "KRR_K_MAX", 5)),
+    fault("hm.rappor", "eps tanh(eps/2) for eps tanh(eps/4)", "factor",
+          replace_body(formulas.rappor_rho, _rappor_rho_half_eps)),
+    fault("hm.rappor", "(eps/2) tanh(eps/4): one bit's share only", "factor",
+          replace_body(formulas.rappor_rho, _rappor_rho_one_bit)),
+    fault("hm.rappor", "eps coth(eps/4): (e^{eps/2} + 1)/(e^{eps/2} - 1) for its inverse", "sign",
+          replace_body(formulas.rappor_rho, _rappor_rho_coth)),
+    fault("hm.rappor", "each bit flipped w.p. 1/(1 + e^eps) (the budget not split over two bits)", "factor",
+          replace_body(formulas.rappor_flip_prob, _rappor_flip_full_eps)),
+    uncatchable("hm.rappor", "each bit flipped w.p. e^{eps/2}/(1 + e^{eps/2}) (1 - f for f)", "sign",
+                "complementing every output bit is a bijection of the outputs (postprocessing both ways): the "
+                "pair's Renyi divergences, its rho and the sampler's privacy loss are unchanged"),
+    fault("hm.bounded_range", "eta/2 for eta in the closed form", "factor",
+          wrap_body(formulas.bounded_range_rho, _bounded_range_half_eta, "bounded_range_rho(eta/2)")),
+    fault("hm.bounded_range", "the - 1 dropped", "dropped term",
+          replace_body(formulas.bounded_range_rho, _bounded_range_without_minus_one)),
+    fault("hm.bounded_range", "log(eta/(e^eta - 1)) for log((e^eta - 1)/eta)", "sign",
+          replace_body(formulas.bounded_range_rho, _bounded_range_log_inverted)),
+    fault("hm.bounded_range", "eta/(e^eta + 1) for eta/(e^eta - 1)", "sign",
+          replace_body(formulas.bounded_range_rho, _bounded_range_plus_one)),
+]
 
 
 # ============================================================================================
