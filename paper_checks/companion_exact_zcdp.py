@@ -23,6 +23,7 @@ from countdp.divergence import renyi
 from countdp.divergence.tight_rho import mp_renyi, tight_rho
 from countdp.divergence.zcdp import zcdp_to_approx_dp
 from countdp.harness.claims import claim
+from countdp.harness.faults import fault, replace_body, scale, set_attribute, uncatchable, wrap_body
 from countdp.laws import Gaussian
 from countdp.mechanisms import epsilon_dp
 from countdp.numerics.montecarlo import mc_mean
@@ -33,8 +34,9 @@ TITLE = "Companion paper: exact zCDP of Laplace, discrete Laplace, k-RR, RAPPOR,
 EPS_FULL = [0.01, 0.1, 0.5, 1, 2, 5, 10]
 EPS_QUICK = [0.1, 1, 5]
 DELTAS = [1, 2, 3, 10, 100]
-K_TIGHT = [2, 3, 4, 5, 6]
-K_BEYOND = list(range(7, 21))
+KRR_K_MAX = 6        # the claim's range: the KL is the tight rho of k-RR for 2 <= k <= 6
+KRR_K_LAST = 20      # k beyond the range are scanned up to here
+KRR_THRESHOLDS_LOCATED = 14  # full mode: k beyond the range whose eps threshold the bisection locates
 RAPPOR_K_FULL = [2, 4, 8]
 RAPPOR_K_QUICK = [4]
 MC_DRAWS = 200_000
@@ -65,7 +67,7 @@ def _mc_kl(check, name, draw, closed, params):
     at alpha -> 1), 5 standard errors."""
     est = mc_mean(draw, check.rng(name, *params.values()), MC_DRAWS)
     check.compare({**params, "what": "Monte Carlo E_P[privacy loss] == rho* (sampler route)"}, est.mean, "==",
-                  closed, tol=est.halfwidth, route="sampler Monte Carlo, 5 se")
+                  closed, tol=est.halfwidth, route="sampler Monte Carlo, 5 se", monte_carlo=True)
 
 
 def _zcdp_note(check, name, rho):
@@ -206,13 +208,19 @@ def discrete_laplace(check):
     "candidate closed form eps (e^eps - 1)/(e^eps + k - 1) (the KL of the pair)",
     "tight-rho engine on the k-RR pmfs (exact sums, sup over alpha, both directions)",
     "Monte Carlo of the privacy loss through the k-RR sampler",
+    "the claim's range k <= 6 against the engine: the sup sits at alpha -> 1 for every k in the range "
+    "and leaves it at k = 7 (the range is the largest the claim can state)",
 ])
 def krr(check):
     worst = 0.0
-    for k in K_TIGHT:
+    for k in range(2, KRR_K_MAX + 1):
         for eps in _eps_grid(check):
+            _krr_law_cases(check, k, eps)
             r = tight_rho(epsilon_dp.krr_pair(eps, k))
             closed = formulas.krr_kl(eps, k)
+            check.compare({"k": k, "eps": eps, "what": f"k <= {KRR_K_MAX}: the sup over alpha sits at alpha -> 1"},
+                          1 if r.attained_at_one else 0, "==", 1, route="engine: where the sup sits",
+                          note=f"maximiser {_where(r)}")
             _tight_cases(check, {"k": k, "eps": eps}, r, closed, "eps (e^eps - 1)/(e^eps + k - 1)")
             worst = max(worst, float(abs(r.value - closed)))
             check.control(f"rho* == eps^2/2 at k = {k}, eps = {eps}", r.value, "==", mpmath.mpf(eps) ** 2 / 2, tol=r.width)
@@ -220,9 +228,44 @@ def krr(check):
         P, Q = epsilon_dp.krr_pair(eps, k)
         _mc_kl(check, "krr", lambda g, m, k=k, eps=eps, P=P, Q=Q: epsilon_dp.privacy_loss(
             P, Q, epsilon_dp.krr_release(np.zeros(m, dtype=int), eps, k, g)), formulas.krr_kl(eps, k), {"k": k, "eps": eps})
-    # beyond k = 6: where the sup leaves alpha -> 1, and by how much it exceeds the KL
-    largest = None
-    for k in K_BEYOND:
+    largest, first_moved, covered = _krr_beyond(check)
+    # the range is sharp: just beyond it the sup leaves alpha -> 1 at some eps of the grid
+    check.compare({"k": KRR_K_MAX + 1, "what": "beyond the range: the sup leaves alpha -> 1 at some eps of the grid",
+                   "eps moved": str(first_moved)}, 1 if first_moved else 0, "==", 1,
+                  route="engine: where the sup sits, just beyond the claim's range")
+    check.note("small-eps expansion: d/dalpha (D_alpha/alpha) at alpha -> 1 is Var(L)/2 - KL = "
+           "eps^4 (1/(12 D) - 1/(2 D^2)) + O(eps^5) with D = e^eps + k - 1 ~ k: positive iff k > 6, "
+           "so for every k >= 7 the KL stops being tight at small eps (the engine's findings agree)")
+    # negative control: the KL formula claimed tight beyond k = 6, at the largest excess found
+    if largest is not None:
+        _, k, eps, r, kl = largest
+        check.control(f"the KL formula is the tight rho at k = {k}, eps = {eps} (beyond k <= {KRR_K_MAX})", r.value,
+                      "==", kl, tol=r.width)
+    check.slack(f"k = 2..{KRR_K_MAX}: engine minus candidate at most {worst:.2e}; beyond: largest relative excess "
+            + (f"{float(largest[0]):.4g} at k = {largest[1]}, eps = {largest[2]}" if largest else "none")
+            + (f"; eps thresholds located: covered {covered}" if covered else ""))
+
+
+def _krr_law_cases(check, k, eps):
+    """The k-RR output law is a probability law and eps-DP exactly: p_true + (k-1) p_other = 1 and
+    p_true / p_other = e^eps (the mechanism's probabilities, formulas.krr_true_prob/other_prob)."""
+    pt, po = formulas.krr_true_prob(eps, k), formulas.krr_other_prob(eps, k)
+    tol = working_precision(3)
+    check.compare({"k": k, "eps": eps, "what": "p_true + (k-1) p_other == 1"}, pt + (k - 1) * po, "==", 1, tol=tol,
+                  route="the k-RR probabilities sum to 1")
+    check.compare({"k": k, "eps": eps, "what": "p_true / p_other == e^eps"}, pt / po, "==",
+                  mpmath.exp(mpmath.mpf(eps)), tol=tol * mpmath.exp(mpmath.mpf(eps)),
+                  route="the k-RR likelihood ratio is e^eps")
+
+
+def _krr_beyond(check):
+    """Beyond the claim's range: where the sup leaves alpha -> 1, and by how much it exceeds the KL.
+    Returns the largest relative excess (or None), the eps of the grid where the sup moved at
+    the first k beyond the range, and (full mode) the coverage of the threshold bisections."""
+    largest, first_moved = None, None
+    located = 0
+    beyond = range(KRR_K_MAX + 1, KRR_K_LAST + 1)
+    for k in beyond:
         moved = []
         for eps in _eps_grid(check):
             r = tight_rho(epsilon_dp.krr_pair(eps, k))
@@ -238,31 +281,37 @@ def krr(check):
             else:
                 check.finding(k=k, eps=eps, alpha_star="alpha -> 1", rho_star=mpmath.nstr(r.value, 12),
                           excess=mpmath.nstr(ex, 3), bracket=mpmath.nstr(r.width, 3))
+        if first_moved is None:
+            first_moved = moved
         if not check.quick:
-            # the eps below which the sup sits at a finite alpha (bisection on the engine's verdict,
-            # assuming one crossing in [0.01, 10]; the grid findings above are consistent with it)
-            lo, hi = 0.01, 10.0
-            if not tight_rho(epsilon_dp.krr_pair(lo, k)).attained_at_one and tight_rho(epsilon_dp.krr_pair(hi, k)).attained_at_one:
-                for _ in range(18):
-                    mid = math.sqrt(lo * hi)
-                    if tight_rho(epsilon_dp.krr_pair(mid, k)).attained_at_one:
-                        hi = mid
-                    else:
-                        lo = mid
-                check.finding(k=k, what="threshold eps: the sup sits at a finite alpha for eps below, at alpha -> 1 above",
-                          eps_threshold=f"{math.sqrt(lo * hi):.5g}", bracket=f"[{lo:.5g}, {hi:.5g}]")
+            located += _krr_threshold(check, k)
         check.note(f"k = {k}: sup at a finite alpha for eps in {moved}" if moved else
                f"k = {k}: sup at alpha -> 1 for every eps of the grid")
-    check.note("small-eps expansion: d/dalpha (D_alpha/alpha) at alpha -> 1 is Var(L)/2 - KL = "
-           "eps^4 (1/(12 D) - 1/(2 D^2)) + O(eps^5) with D = e^eps + k - 1 ~ k: positive iff k > 6, "
-           "so for every k >= 7 the KL stops being tight at small eps (the engine's findings agree)")
-    # negative control: the KL formula claimed tight beyond k = 6, at the largest excess found
-    if largest is not None:
-        _, k, eps, r, kl = largest
-        check.control(f"the KL formula is the tight rho at k = {k}, eps = {eps} (beyond k <= 6)", r.value, "==", kl,
-                  tol=r.width)
-    check.slack(f"k = 2..6: engine minus candidate at most {worst:.2e}; beyond: largest relative excess "
-            + (f"{float(largest[0]):.4g} at k = {largest[1]}, eps = {largest[2]}" if largest else "none"))
+    if not check.quick:
+        check.finding(what="thresholds located (a crossing of the engine's verdict in [0.01, 10])",
+                      covered=f"{located}/{len(beyond)}")
+        check.compare({"what": "k-RR thresholds located beyond the range", "covered": f"{located}/{len(beyond)}"},
+                      located, ">=", KRR_THRESHOLDS_LOCATED, route="coverage of the threshold bisections")
+    return largest, first_moved, None if check.quick else f"{located}/{len(beyond)}"
+
+
+def _krr_threshold(check, k) -> int:
+    """The eps below which the sup sits at a finite alpha (bisection on the engine's verdict,
+    assuming one crossing in [0.01, 10]; the grid findings are consistent with it); 1 if located."""
+    lo, hi = 0.01, 10.0
+    at_one = [tight_rho(epsilon_dp.krr_pair(e, k)).attained_at_one for e in (lo, hi)]
+    if at_one != [False, True]:
+        check.finding(k=k, what="threshold eps: not located (no crossing of the engine's verdict in [0.01, 10])")
+        return 0
+    for _ in range(18):
+        mid = math.sqrt(lo * hi)
+        if tight_rho(epsilon_dp.krr_pair(mid, k)).attained_at_one:
+            hi = mid
+        else:
+            lo = mid
+    check.finding(k=k, what="threshold eps: the sup sits at a finite alpha for eps below, at alpha -> 1 above",
+                  eps_threshold=f"{math.sqrt(lo * hi):.5g}", bracket=f"[{lo:.5g}, {hi:.5g}]")
+    return 1
 
 
 # ============================================================================================
@@ -331,6 +380,151 @@ def bounded_range(check):
                   formulas.bounded_range_rho(eta), tol=1e-12 * float(formulas.bounded_range_rho(eta)),
                   route="random search (float scan)", note=f"best q = {np.round(found.q, 4).tolist()}")
     check.slack("search + engine equal the closed form to the search error (a Newton step on the precise value)")
+
+
+# ============================================================================================
+# Faults: plausible mistakes in transcribing the closed forms, each caught by its claim's check
+# ============================================================================================
+
+
+def _laplace_kl_without_minus_one(ctx, eps):
+    e = ctx.convert(eps)
+    return e + ctx.exp(-e)
+
+
+def _laplace_kl_sign_flipped(ctx, eps):
+    e = ctx.convert(eps)
+    return e - ctx.expm1(-e)          # eps - e^-eps + 1
+
+
+def _mironov_over_alpha(ctx, alpha, eps):
+    a, e = ctx.convert(alpha), ctx.convert(eps)
+    d = 2 * a - 1
+    return ctx.log(a / d * ctx.exp((a - 1) * e) + (a - 1) / d * ctx.exp(-a * e)) / a
+
+
+def _dlap_kl_cosh(ctx, eps, Delta):
+    e = ctx.convert(eps)
+    a = e / ctx.convert(Delta)
+    return e + a * ctx.expm1(-e) / ((ctx.exp(a) + ctx.exp(-a)) / 2)
+
+
+def _dlap_kl_sign(ctx, eps, Delta):
+    e = ctx.convert(eps)
+    a = e / ctx.convert(Delta)
+    return e - a * ctx.expm1(-e) / ((ctx.expm1(a) - ctx.expm1(-a)) / 2)
+
+
+def _dlap_kl_a_for_eps(ctx, eps, Delta):
+    e = ctx.convert(eps)
+    a = e / ctx.convert(Delta)
+    return e + a * ctx.expm1(-a) / ((ctx.expm1(a) - ctx.expm1(-a)) / 2)   # e^-a for e^-eps
+
+
+def _dlap_kl_delta_dropped(ctx, eps, Delta):
+    e = ctx.convert(eps)
+    return e + e * ctx.expm1(-e) / ((ctx.expm1(e) - ctx.expm1(-e)) / 2)   # a = eps, whatever Delta
+
+
+def _krr_true_prob_k(ctx, eps, k):
+    x = ctx.exp(ctx.convert(eps))
+    return x / (x + ctx.convert(k))
+
+
+def _krr_kl_k(ctx, eps, k):
+    e = ctx.convert(eps)
+    return e * ctx.expm1(e) / (ctx.exp(e) + ctx.convert(k))
+
+
+def _krr_kl_without_minus_one(ctx, eps, k):
+    e = ctx.convert(eps)
+    return e * ctx.exp(e) / (ctx.exp(e) + ctx.convert(k) - 1)
+
+
+def _rappor_rho_half_eps(ctx, eps):
+    e = ctx.convert(eps)
+    return e * -ctx.expm1(-e) / (1 + ctx.exp(-e))          # eps tanh(eps/2)
+
+
+def _rappor_rho_one_bit(ctx, eps):
+    e = ctx.convert(eps)
+    return e / 2 * -ctx.expm1(-e / 2) / (1 + ctx.exp(-e / 2))    # (eps/2) tanh(eps/4)
+
+
+def _rappor_rho_coth(ctx, eps):
+    e = ctx.convert(eps)
+    return e * (1 + ctx.exp(-e / 2)) / -ctx.expm1(-e / 2)    # (e^{eps/2}+1)/(e^{eps/2}-1)
+
+
+def _rappor_flip_full_eps(ctx, eps):
+    return 1 / (1 + ctx.exp(ctx.convert(eps)))
+
+
+def _bounded_range_half_eta(ctx, f, eta):
+    return f(ctx, ctx.convert(eta) / 2)
+
+
+def _bounded_range_without_minus_one(ctx, eta):
+    h = ctx.convert(eta)
+    e1 = ctx.expm1(h)
+    return h / e1 + ctx.log(e1 / h)
+
+
+def _bounded_range_log_inverted(ctx, eta):
+    h = ctx.convert(eta)
+    e1 = ctx.expm1(h)
+    return h / e1 + ctx.log(h / e1) - 1
+
+
+def _bounded_range_plus_one(ctx, eta):
+    h = ctx.convert(eta)
+    return h / (ctx.exp(h) + 1) + ctx.log(ctx.expm1(h) / h) - 1
+
+
+FAULTS = [
+    fault("hm.laplace", "eps + e^-eps (the - 1 dropped)", "dropped term",
+          replace_body(formulas.laplace_kl, _laplace_kl_without_minus_one)),
+    fault("hm.laplace", "eps - e^-eps + 1 (signs of the last two terms flipped)", "sign",
+          replace_body(formulas.laplace_kl, _laplace_kl_sign_flipped)),
+    fault("hm.laplace", "Mironov's D_alpha divided by alpha instead of alpha - 1", "index",
+          replace_body(formulas.laplace_renyi, _mironov_over_alpha)),
+    fault("hm.laplace", "eps + e^-eps - 1 off by 0.1 %", "constant", scale(formulas.laplace_kl, "1.001")),
+    fault("hm.discrete_laplace", "cosh(a) for sinh(a) in the KL", "other",
+          replace_body(formulas.discrete_laplace_kl, _dlap_kl_cosh)),
+    fault("hm.discrete_laplace", "eps + a (1 - e^-eps)/sinh(a) (sign flipped)", "sign",
+          replace_body(formulas.discrete_laplace_kl, _dlap_kl_sign)),
+    fault("hm.discrete_laplace", "e^-a for e^-eps in the KL", "swapped arguments",
+          replace_body(formulas.discrete_laplace_kl, _dlap_kl_a_for_eps)),
+    fault("hm.discrete_laplace", "a = eps/Delta taken as eps (Delta dropped)", "factor",
+          replace_body(formulas.discrete_laplace_kl, _dlap_kl_delta_dropped)),
+    fault("hm.krr", "P(true value) = e^eps/(e^eps + k) (k for k - 1)", "index",
+          replace_body(formulas.krr_true_prob, _krr_true_prob_k)),
+    fault("hm.krr", "KL eps (e^eps - 1)/(e^eps + k) (k for k - 1)", "index",
+          replace_body(formulas.krr_kl, _krr_kl_k)),
+    fault("hm.krr", "KL eps e^eps/(e^eps + k - 1) (the - 1 of e^eps - 1 dropped)", "dropped term",
+          replace_body(formulas.krr_kl, _krr_kl_without_minus_one)),
+    fault("hm.krr", "the claim's range stated as k <= 7", "inequality", set_attribute(__name__, "KRR_K_MAX", 7)),
+    fault("hm.krr", "the claim's range stated as k <= 5", "inequality", set_attribute(__name__, "KRR_K_MAX", 5)),
+    fault("hm.rappor", "eps tanh(eps/2) for eps tanh(eps/4)", "factor",
+          replace_body(formulas.rappor_rho, _rappor_rho_half_eps)),
+    fault("hm.rappor", "(eps/2) tanh(eps/4): one bit's share only", "factor",
+          replace_body(formulas.rappor_rho, _rappor_rho_one_bit)),
+    fault("hm.rappor", "eps coth(eps/4): (e^{eps/2} + 1)/(e^{eps/2} - 1) for its inverse", "sign",
+          replace_body(formulas.rappor_rho, _rappor_rho_coth)),
+    fault("hm.rappor", "each bit flipped w.p. 1/(1 + e^eps) (the budget not split over two bits)", "factor",
+          replace_body(formulas.rappor_flip_prob, _rappor_flip_full_eps)),
+    uncatchable("hm.rappor", "each bit flipped w.p. e^{eps/2}/(1 + e^{eps/2}) (1 - f for f)", "sign",
+                "complementing every output bit is a bijection of the outputs (postprocessing both ways): the "
+                "pair's Renyi divergences, its rho and the sampler's privacy loss are unchanged"),
+    fault("hm.bounded_range", "eta/2 for eta in the closed form", "factor",
+          wrap_body(formulas.bounded_range_rho, _bounded_range_half_eta, "bounded_range_rho(eta/2)")),
+    fault("hm.bounded_range", "the - 1 dropped", "dropped term",
+          replace_body(formulas.bounded_range_rho, _bounded_range_without_minus_one)),
+    fault("hm.bounded_range", "log(eta/(e^eta - 1)) for log((e^eta - 1)/eta)", "sign",
+          replace_body(formulas.bounded_range_rho, _bounded_range_log_inverted)),
+    fault("hm.bounded_range", "eta/(e^eta + 1) for eta/(e^eta - 1)", "sign",
+          replace_body(formulas.bounded_range_rho, _bounded_range_plus_one)),
+]
 
 
 # ============================================================================================

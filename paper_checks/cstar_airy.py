@@ -25,6 +25,7 @@ from fractions import Fraction
 import flint
 import mpmath
 import numpy as np
+from scipy import special
 
 from countdp import formulas
 from countdp.arb.airy import certified_limit_constant, certified_prime_zero
@@ -32,6 +33,7 @@ from countdp.arb.verdicts import Verdict, decide_lt
 from countdp.divergence import renyi
 from countdp.divergence.tight_rho import mp_renyi, tight_rho
 from countdp.harness.claims import certificate, claim
+from countdp.harness.faults import fault, offset_argument, replace_body, scale
 from countdp.harness.results import fmt
 from countdp.laws import airy, symmetric
 from countdp.laws.expectation import mc_abs_error
@@ -114,6 +116,17 @@ CONSTANT_NAMES = {"a1p": "a1'", "Z": "Z = 2|a1'| Ai(a1')^2", "mean_abs": "m = E|
                   "m2I_half": "m^2 I/2 = 8|a1'|^3/27"}
 
 
+def _closed_forms(dps) -> airy.AiryConstants:
+    """The constants from the closed forms of countdp.formulas.airy, each evaluated afresh at the
+    working precision with the number system's own a1' (not the law's cached values)."""
+    with mpmath.workdps(dps):
+        a = formulas.airy_prime_zero()
+        return airy.AiryConstants(
+            a1p=a, ai_a1p=mpmath.airyai(a), Z=formulas.airy_normaliser(), mean_abs=formulas.airy_mean_abs(),
+            fisher=formulas.airy_fisher(), second_moment=formulas.airy_second_moment(),
+            m2I_half=formulas.airy_limit_constant(), dps=dps, route="closed forms of countdp.formulas.airy")
+
+
 @claim("cstar.airy.constants", routes=[
     "closed forms from the antiderivatives of z^k Ai^2 and Ai'^2 (a1' = mpmath.airyaizero)",
     "mpmath quadrature of Ai(x + a1')^2, x Ai^2, s^2 Ai^2, x^2 Ai^2 with a1' by Newton on Ai'",
@@ -122,7 +135,7 @@ CONSTANT_NAMES = {"a1p": "a1'", "Z": "Z = 2|a1'| Ai(a1')^2", "mean_abs": "m = E|
     "through the closed form 8|a1'|^3/27 (the certificate decides 8|a1'|^3/27 < 1/pi on balls)",
 ])
 def constants(check):
-    cf = airy.airy_constants(check.dps)
+    cf = _closed_forms(check.dps)
     q = airy.airy_constants_by_quadrature(check.dps)
     worst = mpmath.mpf(0)
     tols = {}
@@ -140,7 +153,8 @@ def constants(check):
     draws = 200_000 if check.quick else 1_000_000
     est = mc_mean(lambda g, k: np.abs(airy.sample(g, k)), check.rng("mean_abs"), draws)
     check.compare({"quantity": "m = E|X| (Monte Carlo)", "k": draws}, lhs=est.mean, relation="==",
-                  rhs=cf.mean_abs, tol=est.halfwidth, route="Monte Carlo of E|X| vs closed form (5 s.e.)")
+                  rhs=cf.mean_abs, tol=est.halfwidth, route="Monte Carlo of E|X| vs closed form (5 s.e.)",
+                  monte_carlo=True)
     with flint.ctx.workprec(int(3.33 * check.dps) + 30):
         ball = certified_limit_constant()
     mid = mpmath.mpf(ball.mid().str(check.dps + 5, radius=False))
@@ -162,10 +176,12 @@ def constants(check):
                 f"8|a1'|^3/27 = {fmt(cf.m2I_half, 12)} is {fmt(100 * (1 - cf.m2I_half * mpmath.pi), 4)}% below 1/pi")
 
 
-@certificate("cstar.airy.constants")
+@certificate("cstar.airy.constants", scope="instance")
 def airy_constant_below_one_over_pi(cert):
     """a1' is certified (a sign change of Ai' on Arb's enclosure, Ai' < 0 beyond it), and the closed
-    form 8|a1'|^3/27 at that enclosure is below 1/pi on balls."""
+    form 8|a1'|^3/27 at that enclosure is below 1/pi on balls.  Scope: an instance -- the value of
+    the closed form is certified, not the identities m = 2|a1'|/3, I = 4|a1'|/3 that make it
+    m^2 I/2 (those rest on the quadrature route)."""
     with cert.precision(CERT_BITS):
         zero = certified_prime_zero()
         cert.record("a1' (first zero of Ai')",
@@ -183,9 +199,12 @@ def airy_constant_below_one_over_pi(cert):
 
 
 @claim("cstar.airy.subgaussian", routes=[
-    "mpmath quadrature of K_s(u) = log E exp(u s(X)) against I/2 = 2|a1'|/3, over u in [1e-4, 1e3]",
+    "mpmath quadrature of K_s(u) = log E exp(u s(X)) against the bound I u^2/2, I = 4|a1'|/3 (closed form), "
+    "over u in [1e-4, 1e3]",
+    "the bound's constant I/2 against the quadrature Fisher information, and K_s(u)/u^2 at the smallest u "
+    "against I/2 to O(u^2) (the bound is attained as u -> 0)",
     "score moment ratios E s^{2k}/((2k-1)!! I^k) < 1 by quadrature (termwise the CGF series is then "
-    "below u^2 I/2: a sufficient condition)",
+    "below u^2 I/2: a sufficient condition), = 1 at k = 1",
     "float64 Gauss-Legendre K_s (folded, and a log-window integral for u > 1) against the mpmath values",
 ])
 def subgaussian(check):
@@ -194,9 +213,11 @@ def subgaussian(check):
     half = chk.fisher / 2
     rows = []
     for row in chk.rows:
-        check.compare({"u": row.u}, lhs=row.ratio, relation="<", rhs=row.half_fisher, tol=row.tol,
-                      route="K_s(u)/u^2 < I/2 (quadrature)")
+        bound = formulas.airy_score_cgf_bound(row.u) / row.u ** 2
+        check.compare({"u": row.u}, lhs=row.ratio, relation="<", rhs=bound, tol=row.tol,
+                      route="K_s(u)/u^2 (quadrature) < I/2 (the bound I u^2/2 over u^2)")
         rows.append({"u": fmt(row.u, 6), "K_over_u2_over_half_I": fmt(row.ratio / half, 12)})
+    _bound_tight_at_zero(check, chk)
     for a, b in zip(chk.rows[:-1], chk.rows[1:]):
         check.compare({"u": f"{fmt(a.u, 4)} -> {fmt(b.u, 4)}"}, lhs=b.ratio, relation="<", rhs=a.ratio,
                       tol=a.tol + b.tol, route="K_s(u)/u^2 decreasing in u")
@@ -208,6 +229,9 @@ def subgaussian(check):
         check.compare({"u": row.u}, lhs=Kf.value, relation="==", rhs=Km, tol=tol, route="float64 K_s vs mpmath K_s")
         worst_float = max(worst_float, abs(Kf.value - Km) / abs(Km))
     ratios = []
+    one = airy.score_moment_ratio(1, check.dps, error=True)
+    check.compare({"k": 1}, lhs=one.value, relation="==", rhs=1, tol=one.error + _rounding(),
+                  route="E s^2 / I == 1 (the k = 1 ratio: the Fisher information)")
     for k in (K_QUICK if check.quick else K_FULL):
         r = airy.score_moment_ratio(k, check.dps, error=True)
         check.compare({"k": k}, lhs=r.value, relation="<", rhs=1, tol=r.error, route="E s^{2k} / ((2k-1)!! I^k) < 1")
@@ -222,6 +246,23 @@ def subgaussian(check):
     check.slack(f"smallest relative margin (I/2 - K_s/u^2)/(I/2) = {fmt(smallest.slack / half, 4)} at u = "
                 f"{fmt(smallest.u, 3)} (the margin is ~ u^2 near 0); largest moment ratio (k = 2) = "
                 f"{ratios[0]['ratio']}; float64 vs mpmath K_s worst relative {fmt(worst_float, 3)}")
+
+
+def _bound_tight_at_zero(check, chk):
+    """The bound is the score CGF's leading term: its constant I/2 equals the quadrature Fisher
+    information over 2, and K_s(u)/u^2 = I/2 + kappa_4 u^2/24 + O(u^4) meets it at the smallest u
+    (kappa_4 = E s^4 - 3 I^2 by quadrature; allowance twice the u^2 term)."""
+    half = formulas.airy_score_cgf_bound(1)
+    check.compare({"quantity": "I/2"}, lhs=half, relation="==", rhs=chk.fisher / 2,
+                  tol=chk.fisher_error / 2 + _rounding(half),
+                  route="the bound's I/2 (closed form 2|a1'|/3) vs the quadrature E s^2 / 2")
+    row = chk.rows[0]
+    s4 = airy.score_moment(2, check.dps, error=True)
+    kappa4 = abs(s4.value - 3 * chk.fisher ** 2) + s4.error + 6 * chk.fisher * chk.fisher_error
+    bound = formulas.airy_score_cgf_bound(row.u) / row.u ** 2
+    check.compare({"u": row.u, "quantity": "K_s(u)/u^2 at the smallest u"}, lhs=row.ratio, relation="==",
+                  rhs=bound, tol=row.tol + kappa4 * row.u ** 2 / 12,
+                  route="K_s(u)/u^2 (quadrature) vs I/2 to O(u^2): the bound is attained as u -> 0")
 
 
 def _subgaussian_controls(check):
@@ -251,6 +292,8 @@ def _subgaussian_controls(check):
     "Monte Carlo of the mechanism's release with the exact Airy sampler (seeded, 5 s.e.)",
     "the calibration re-derived independently: Newton on d/dt E|exp(bX + t) - 1| (quadrature) for the "
     "drift, then quadrature of E|exp(bX + t) - 1| against r0/(1+c)",
+    "the bound is attained: the unclipped release's E|U_n - n| = (n + c) E|exp(bX + t) - 1| (quadrature) "
+    "against r0 (n+c)/(1+c) at every n",
 ])
 def utility(check):
     margins, tight = [], []
@@ -259,13 +302,14 @@ def utility(check):
         mech = AiryLogMechanism(_mp(r0), _mp(cc), r=_mp(r))
         p0 = {"r": r, "r0": r0, "c": cc}
         e0 = _calibration_cases(check, mech, p0)
+        factor = mech.error_factor()
         if ctrl_drift is None:
             ctrl_drift = (p0, e0, mech.rho)
         rng = check.rng(r, r0, cc)
         ns = N_UTIL_QUICK if check.quick else N_UTIL_FULL
         for n in ns:
             p = {**p0, "n": n}
-            E, margin = _error_cases(check, mech, n, p, rng)
+            E, margin = _error_cases(check, mech, n, p, rng, factor)
             margins.append((margin, p))
             if n == ns[-1]:
                 tight.append((E.value / mech.error_bound(n), p))
@@ -300,19 +344,23 @@ def _calibration_cases(check, mech: AiryLogMechanism, p0: dict):
     return e0
 
 
-def _error_cases(check, mech: AiryLogMechanism, n: int, p: dict, rng):
-    """E|Y - n| by quadrature against the bound and the target, and by Monte Carlo; returns the
-    quadrature value and the relative margin to the target."""
+def _error_cases(check, mech: AiryLogMechanism, n: int, p: dict, rng, factor: Estimate):
+    """E|Y - n| by quadrature against the bound and the target, and by Monte Carlo; the bound
+    against the unclipped error (n + c) E|exp(bX + t) - 1| (``factor``), which attains it; returns
+    the quadrature value and the relative margin to the target."""
     draws = DRAWS_QUICK if check.quick else DRAWS_FULL
     E = mech.expected_abs_error_released(n)
     bound, target = mech.error_bound(n), mech.target(n)
+    k = n + mpmath.mpf(mech.c)
+    check.compare(p, lhs=k * factor.value, relation="==", rhs=bound, tol=k * factor.error + _rounding(bound),
+                  route="unclipped E|U_n - n| = (n+c) E|exp(bX+t) - 1| (quadrature) attains r0 (n+c)/(1+c)")
     check.compare(p, lhs=E.value, relation="<=", rhs=bound, tol=E.error, route="quadrature E|Y-n| <= r0 (n+c)/(1+c)")
     check.compare(p, lhs=E.value, relation="<", rhs=target, tol=E.error, route="quadrature E|Y-n| < r max(n, 1)")
     est = mc_abs_error(mech.released_law(n), n, rng, draws)
     check.compare({**p, "k": draws}, lhs=est.mean, relation="<", rhs=target, tol=est.halfwidth,
-                  route="Monte Carlo E|Y-n| < r max(n, 1) (5 s.e.)")
+                  route="Monte Carlo E|Y-n| < r max(n, 1) (5 s.e.)", monte_carlo=True)
     check.compare({**p, "k": draws}, lhs=est.mean, relation="==", rhs=E.value, tol=est.halfwidth + E.error,
-                  route="Monte Carlo vs quadrature (5 s.e.)")
+                  route="Monte Carlo vs quadrature (5 s.e.)", monte_carlo=True)
     return E, (target - E.value) / target
 
 
@@ -403,7 +451,6 @@ def _density_route_cases(check):
 
 def _n2v_limit_cases(check):
     """n^2 v(n) -> I_X/(2 b^2) by Richardson in 1/n; the sup at alpha -> 1 along the sequence."""
-    I = airy.airy_constants(check.dps).fisher
     ex2 = airy.airy_constants(check.dps).second_moment
     ks = range(2, 7) if check.quick else range(2, 8)
     limits = []
@@ -415,7 +462,7 @@ def _n2v_limit_cases(check):
         vals = [n * n * float(s.value) for n, s in zip(ns, sups)]
         errs = [n * n * float(s.value - s.lo) for n, s in zip(ns, sups)]
         ext = _extrapolate([1.0 / n for n in ns], vals, [1, 2, 3])
-        lim = I / (2 * b ** 2)
+        lim = formulas.airy_n2v_limit(b)
         p = {"r": r, "r0": r0, "c": cc, "n": f"10^{ks[0]}..10^{ks[-1]}"}
         tol = ext.error + 2 * max(errs) + 1e-12 * float(lim)
         check.compare(p, lhs=ext.value, relation="==", rhs=lim, tol=tol, route="Richardson of n^2 v(n) vs I_X/(2 b^2)")
@@ -478,11 +525,14 @@ def _lower_bound_cases(check):
     "n-limit I_X/(2 b^2) (b calibrated by quadrature at the working precision), times r^2 along r = 10^-k "
     "with r0 = r(1-r), c = r (and c = r^2), Richardson in r -> 0",
     "r^2 n^2 v(n) from the divergence scan at n = ceil(10^j/b), Richardson in 1/n, against r^2 I_X/(2 b^2)",
-    "closed form 8|a1'|^3/27 (and its Arb ball, claim cstar.airy.constants)",
+    "closed form 8|a1'|^3/27 (and its Arb ball, claim cstar.airy.constants), against m^2 I/2 from the "
+    "quadrature m and I (a1' by Newton on Ai')",
 ])
 def limit(check):
-    I = airy.airy_constants(check.dps).fisher
     target = formulas.airy_limit_constant()
+    q = airy.airy_constants_by_quadrature(check.dps)
+    check.compare({"quantity": "8|a1'|^3/27"}, lhs=target, relation="==", rhs=q.m2I_half,
+                  tol=3 * q.error + _rounding(target), route="closed form vs m^2 I/2 from the quadrature m and I")
     ks = R_LIMIT_QUICK if check.quick else R_LIMIT_FULL
     families = [("c = r", lambda r: r)] + ([] if check.quick else [("c = r^2", lambda r: r * r)])
     results = []
@@ -493,7 +543,7 @@ def limit(check):
             r0, cc = r * (1 - r), c_of(r)
             mech = AiryLogMechanism(r0, cc, r=r)
             b = mech.mp_b()
-            L = r ** 2 * I / (2 * b ** 2)
+            L = r ** 2 * formulas.airy_n2v_limit(b)
             rs.append(r)
             Ls.append(L)
             table.append({"r": fmt(r, 3), "rho": fmt(mech.rho, 10), "b": fmt(b, 15), "r2_I_over_2b2": fmt(L, 15),
@@ -664,6 +714,105 @@ def _budget_ratio_cases(check) -> tuple[list[dict], tuple]:
                       "gaussian_budget_smaller_from_n": cmp_.gauss_wins_from})
         shifts = (min(shifts[0], cmp_.shifts[0]), max(shifts[1], cmp_.shifts[1]))
     return table, shifts
+
+
+# =============================================================================================
+# faults: plausible mistakes in transcribing the research note's formulas
+# =============================================================================================
+
+
+def _first_zero_of_ai(ctx):
+    """a1 ~ -2.3381, the first zero of Ai: the mistake of taking Ai's zero for Ai''s."""
+    if ctx.name == "ball":
+        return flint.arb.airy_ai_zero(1)
+    if ctx.name == "fp":
+        return float(special.ai_zeros(1)[0][0])
+    return mpmath.airyaizero(1)
+
+
+def _abs_a1p(ctx, a1p):
+    return abs(formulas.airy_prime_zero(ctx) if a1p is None else ctx.convert(a1p))
+
+
+def _limit_constant_squared(ctx, a1p=None):
+    a = _abs_a1p(ctx, a1p)
+    return 8 * a * a / 27                                    # |a1'|^2 for |a1'|^3
+
+
+def _second_moment_without_first_term(ctx, a1p=None):
+    a = _abs_a1p(ctx, a1p)
+    return 8 * a * a / 15                                    # 1/(5|a1'|) dropped
+
+
+def _cgf_bound_linear(ctx, u, a1p=None):
+    return formulas.airy_fisher(ctx, a1p) * ctx.convert(u) / 2      # I u/2 for I u^2/2
+
+
+def _moment_bound_next_odd(ctx, k, a1p=None):
+    odd = ctx.convert(1)
+    for j in range(1, int(k) + 1):
+        odd = odd * (2 * j + 1)                              # (2k+1)!! for (2k-1)!!
+    return odd * formulas.airy_fisher(ctx, a1p) ** int(k)
+
+
+def _n2v_limit_over_b(ctx, b, a1p=None):
+    return formulas.airy_fisher(ctx, a1p) / (2 * ctx.convert(b))   # I/(2b) for I/(2b^2)
+
+
+FAULTS = [
+    fault("cstar.airy.constants", "8|a1'|^3/9 for 8|a1'|^3/27", "factor", scale(formulas.airy_limit_constant, 3)),
+    fault("cstar.airy.constants", "8|a1'|^2/27 for 8|a1'|^3/27", "exponent",
+          replace_body(formulas.airy_limit_constant, _limit_constant_squared)),
+    fault("cstar.airy.constants", "a1 (first zero of Ai) for a1' (first zero of Ai')", "constant",
+          replace_body(formulas.airy_prime_zero, _first_zero_of_ai)),
+    fault("cstar.airy.constants", "Fisher information I = 4|a1'|/3 off by 1 %", "constant",
+          scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.constants", "mean absolute value m = 2|a1'|/3 off by 1 %", "constant",
+          scale(formulas.airy_mean_abs, "1.01")),
+    fault("cstar.airy.constants", "Z = |a1'| Ai(a1')^2 (the 2 of the two half-lines dropped)", "factor",
+          scale(formulas.airy_normaliser, "0.5")),
+    fault("cstar.airy.constants", "E X^2 = 8 a1'^2/15 (the term 1/(5|a1'|) dropped)", "dropped term",
+          replace_body(formulas.airy_second_moment, _second_moment_without_first_term)),
+    fault("cstar.airy.subgaussian", "K_s(u) <= I u^2/4 (I/4 for I/2)", "factor",
+          scale(formulas.airy_score_cgf_bound, "0.5")),
+    fault("cstar.airy.subgaussian", "K_s(u) <= I u/2 (u for u^2)", "exponent",
+          replace_body(formulas.airy_score_cgf_bound, _cgf_bound_linear)),
+    fault("cstar.airy.subgaussian", "Fisher information I off by 1 % (a weaker bound)", "constant",
+          scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.subgaussian", "Gaussian score moments (2k+1)!! I^k for (2k-1)!! I^k", "index",
+          replace_body(formulas.airy_score_moment_bound, _moment_bound_next_odd)),
+    fault("cstar.airy.utility", "utility bound r0 n (c dropped from r0 (n+c)/(1+c))", "shift dropped",
+          replace_body(formulas.error_bound, lambda ctx, n, r0, c: ctx.convert(r0) * ctx.convert(n))),
+    fault("cstar.airy.utility", "utility bound r0 (n-1+c)/(1+c)", "index",
+          offset_argument(formulas.error_bound, "n", -1)),
+    fault("cstar.airy.utility", "utility bound 1 % weaker", "constant", scale(formulas.error_bound, "1.01")),
+    fault("cstar.airy.utility", "drift t = +b q (the tilted-median condition with the wrong sign)", "sign",
+          replace_body(formulas.airy_drift, lambda ctx, b, q: ctx.convert(b) * ctx.convert(q))),
+    fault("cstar.airy.utility", "target r n for r max(n, 1)", "other",
+          replace_body(formulas.target, lambda ctx, n, r: ctx.convert(r) * ctx.convert(n))),
+    fault("cstar.airy.budget", "log gap log((n+c)/(n+c-1)) read as log((n+1+c)/(n+c)) (n+c for n-1+c)", "index",
+          offset_argument(formulas.log_gap, "n", 1)),
+    fault("cstar.airy.budget", "n^2 v(n) -> I/b^2 (the 1/2 dropped)", "factor", scale(formulas.airy_n2v_limit, 2)),
+    fault("cstar.airy.budget", "n^2 v(n) -> I/(2b) (b for b^2)", "exponent",
+          replace_body(formulas.airy_n2v_limit, _n2v_limit_over_b)),
+    fault("cstar.airy.budget", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.limit", "8|a1'|^3/9 for 8|a1'|^3/27", "factor", scale(formulas.airy_limit_constant, 3)),
+    fault("cstar.airy.limit", "8|a1'|^2/27 for 8|a1'|^3/27", "exponent",
+          replace_body(formulas.airy_limit_constant, _limit_constant_squared)),
+    fault("cstar.airy.limit", "a1 (first zero of Ai) for a1' (first zero of Ai')", "constant",
+          replace_body(formulas.airy_prime_zero, _first_zero_of_ai)),
+    fault("cstar.airy.limit", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.limit", "8|a1'|^3/27 off by 0.1 %", "constant", scale(formulas.airy_limit_constant, "1.001")),
+    fault("cstar.airy.vs_gaussian", "8 |a1'|^3/27 for 8 pi |a1'|^3/27 (pi dropped)", "factor",
+          replace_body(formulas.airy_gaussian_limit_ratio,
+                       lambda ctx, a1p=None: formulas.airy_limit_constant(ctx, a1p))),
+    fault("cstar.airy.vs_gaussian", "8 e |a1'|^3/27 for 8 pi |a1'|^3/27", "pi vs e",
+          replace_body(formulas.airy_gaussian_limit_ratio,
+                       lambda ctx, a1p=None: ctx.e * formulas.airy_limit_constant(ctx, a1p))),
+    fault("cstar.airy.vs_gaussian", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.vs_gaussian", "8 pi |a1'|^3/27 off by 0.1 %", "constant",
+          scale(formulas.airy_gaussian_limit_ratio, "1.001")),
+]
 
 
 # =============================================================================================

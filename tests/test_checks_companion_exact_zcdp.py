@@ -39,3 +39,47 @@ def test_krr_maximiser_moves_off_alpha_one_from_k_7(run_claim):
     res = run_claim("hm.krr")
     moved = [f for f in res.findings if f.get("alpha_star") not in (None, "alpha -> 1") and "k" in f]
     assert moved and min(f["k"] for f in moved) == 7
+
+
+# ---- fault catalogue -----------------------------------------------------------------------
+
+NAMED_FAULTS = {
+    "hm.laplace": ["eps + e^-eps (the - 1 dropped)", "eps - e^-eps + 1 (signs of the last two terms flipped)",
+                   "Mironov's D_alpha divided by alpha instead of alpha - 1"],
+    "hm.discrete_laplace": ["cosh(a) for sinh(a) in the KL"],
+    "hm.krr": ["P(true value) = e^eps/(e^eps + k) (k for k - 1)", "the claim's range stated as k <= 7"],
+    "hm.rappor": ["eps tanh(eps/2) for eps tanh(eps/4)"],
+    "hm.bounded_range": ["eta/2 for eta in the closed form"],
+}
+
+
+def _fault_outcomes(module, names):
+    """Each named fault of ``module`` run on its claim (quick mode, in a forked process, as
+    ``countdp faults`` runs it): name -> FaultOutcome."""
+    from countdp.harness import fault_runs
+    from countdp.harness.faults import faults_in
+    from countdp.harness.results import Settings
+
+    settings = Settings(quick=True, stop_at_first_failure=True)
+    found = {f.name: i for i, f in enumerate(faults_in(module))}
+    assert set(names) <= set(found), set(names) - set(found)
+    return {n: fault_runs._fault_task(module.__file__, found[n], settings) for n in names}
+
+
+def test_every_claim_has_three_catchable_faults_of_two_kinds(check_script):
+    from countdp.harness.faults import faults_in
+
+    faults = faults_in(check_script("companion_exact_zcdp"))
+    for cid in CLAIMS:
+        mine = [f for f in faults if f.claim == cid and f.catchable]
+        assert len(mine) >= 3 and len({f.kind for f in mine}) >= 2, cid
+    assert all(f.reason for f in faults if not f.catchable)
+
+
+def test_the_named_faults_are_caught(check_script):
+    names = [n for ns in NAMED_FAULTS.values() for n in ns]
+    outcomes = _fault_outcomes(check_script("companion_exact_zcdp"), names)
+    for name, o in outcomes.items():
+        assert o.caught and o.how == "case", (name, o.how, o.detail)
+    # the extended range is caught by the engine's finding that k = 7 moves the sup off alpha -> 1
+    assert "where the sup sits" in outcomes["the claim's range stated as k <= 7"].detail

@@ -52,3 +52,52 @@ def test_super_gaussian_law_is_caught_by_the_scan_comparison():
     res = tight_rho((GeneralisedGaussian(4), GeneralisedGaussian(4, 0.5)), alpha_max=100, points_per_decade=4)
     mx = max(float(np.max(d.ratios)) for d in res.directions)
     assert not results.holds(mx, "<=", res.kl_max, 1e-12)
+
+
+# ---- fault catalogue -----------------------------------------------------------------------
+
+NAMED_FAULTS = {
+    "cstar.airy.constants": ["8|a1'|^3/9 for 8|a1'|^3/27", "8|a1'|^2/27 for 8|a1'|^3/27",
+                             "a1 (first zero of Ai) for a1' (first zero of Ai')",
+                             "Fisher information I = 4|a1'|/3 off by 1 %",
+                             "mean absolute value m = 2|a1'|/3 off by 1 %"],
+    "cstar.airy.subgaussian": ["K_s(u) <= I u^2/4 (I/4 for I/2)"],
+    "cstar.airy.utility": ["utility bound r0 n (c dropped from r0 (n+c)/(1+c))",
+                           "drift t = +b q (the tilted-median condition with the wrong sign)"],
+    "cstar.airy.budget": ["log gap log((n+c)/(n+c-1)) read as log((n+1+c)/(n+c)) (n+c for n-1+c)"],
+    "cstar.airy.vs_gaussian": ["8 |a1'|^3/27 for 8 pi |a1'|^3/27 (pi dropped)"],
+}
+
+
+def _fault_outcomes(module, names):
+    """Each named fault of ``module`` run on its claim (quick mode, in a forked process, as
+    ``countdp faults`` runs it): name -> FaultOutcome."""
+    from countdp.harness import fault_runs
+    from countdp.harness.faults import faults_in
+
+    settings = results.Settings(quick=True, stop_at_first_failure=True)
+    found = {f.name: i for i, f in enumerate(faults_in(module))}
+    assert set(names) <= set(found), set(names) - set(found)
+    return {n: fault_runs._fault_task(module.__file__, found[n], settings) for n in names}
+
+
+def test_every_claim_has_three_catchable_faults_of_two_kinds(check_script):
+    from countdp.harness.faults import faults_in
+
+    faults = faults_in(check_script("cstar_airy"))
+    for cid in CLAIMS:
+        mine = [f for f in faults if f.claim == cid and f.catchable]
+        assert len(mine) >= 3 and len({f.kind for f in mine}) >= 2, cid
+    assert all(f.reason for f in faults if not f.catchable)
+
+
+def test_the_named_faults_are_caught(check_script):
+    names = [n for ns in NAMED_FAULTS.values() for n in ns]
+    for name, o in _fault_outcomes(check_script("cstar_airy"), names).items():
+        assert o.caught and o.how == "case", (name, o.how, o.detail)
+
+
+def test_constants_certificate_is_an_instance(check_spec):
+    # the certificate encloses a1' and the value of 8|a1'|^3/27, not the identities m^2 I/2 = ...
+    specs = [c.__countdp_certificate__ for c in check_spec("cstar.airy.constants").certificates]
+    assert [c.scope for c in specs] == ["instance"]

@@ -123,9 +123,13 @@ def _value_error(e: Estimate) -> tuple:
 @lru_cache(maxsize=None)
 def _mp_base(prec: int):
     """(a1', Ai(a1'), Z, log Z) at binary precision ``prec`` (the closed forms of
-    :mod:`countdp.formulas.airy`; a1' from mpmath.airyaizero)."""
+    :mod:`countdp.formulas.airy`; a1' from mpmath.airyaizero, checked to be a zero of Ai': a wrong
+    zero raises rather than define a density that is not the Airy law)."""
     with mp.workprec(prec + 20):
         a = formulas.airy_prime_zero()
+        if not abs(mp.airyai(a, derivative=1)) < mp.mpf(2) ** (-(prec // 2)):
+            raise ValueError(f"a1' = {mp.nstr(a, 15)} is not a zero of Ai' (Ai' = "
+                             f"{mp.nstr(mp.airyai(a, derivative=1), 5)}): the Airy law is undefined")
         ai = mp.airyai(a)
         Z = formulas.airy_normaliser(a)
         logZ = mp.log(Z)
@@ -792,15 +796,15 @@ def score_moment(k, dps=30, *, error=False):
 
 
 def score_moment_ratio(k, dps=30, *, error=False):
-    """E s^{2k} / ((2k-1)!! I^k) with I = 4|a1'|/3 (closed form); equals 1 at k = 1 and for
+    """E s^{2k} / ((2k-1)!! I^k) with I = 4|a1'|/3 (closed form: formulas.airy_score_moment_bound);
+    equals 1 at k = 1 and for
     every k for a Gaussian; < 1 for all k is a sufficient condition for strict
     sub-Gaussianity of the score (with ``error`` an :class:`Estimate`)."""
     dps = _check_dps(dps)
     k = validate.count("k", k, lo=1)
     M = score_moment(k, dps, error=True)
     with mp.workdps(dps + 5):
-        I = airy_constants(dps + 5).fisher
-        den = mp.fac2(2 * k - 1) * I**k
+        den = formulas.airy_score_moment_bound(k)
         r, er = M.value / den, M.error / den
     with mp.workdps(dps):
         return Estimate(+r, +er) if error else +r

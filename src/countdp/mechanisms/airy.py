@@ -20,7 +20,7 @@ Hence "minimal error = rho := r0/(1+c)" is equivalent to
     k = q(rho) := F^{-1}((1 + rho)/2)     and     H(b) := E[expm1(b X) sign(X - q)] = rho,
 
 (``E[sign(X - q)] = -rho`` was moved to the right; no cancellation at small rho), one root-find in
-b (:func:`calibrate`), then ``t = -b q``.  Independent routes for the checks:
+b (:func:`calibrate`), then ``t = -b q`` (``formulas.airy_drift``).  Independent routes for the checks:
 :func:`optimal_drift` (Newton on the t-derivative by quadrature) and :func:`airy_drift_error`
 (quadrature of |exp(bX+t) - 1|).  Small rho: ``b = rho/m (1 + O(rho^2))``, ``t ~ -b^2 m/(2 f(0))``.
 
@@ -178,7 +178,7 @@ def _calibrate_cached(rho_str: str, dps: int) -> Calibration:
         res = tb.value.value - rho
         berr = (abs(res) + tb.value.error) / tb.slope.value
     with mp.workdps(dps):
-        return Calibration(rho=+rho, b=+b, t=-b * q, q=+q, residual=+res, error=+tb.value.error,
+        return Calibration(rho=+rho, b=+b, t=formulas.airy_drift(b, q), q=+q, residual=+res, error=+tb.value.error,
                            b_error=+berr, iterations=it, dps=dps)
 
 
@@ -391,7 +391,7 @@ class AiryLogMechanism(CountMechanism):
 
     def limit_n2v(self):
         """lim_{n->inf} n^2 v(n) = I_X / (2 b^2) (mpmath)."""
-        return formulas.airy_fisher() / (2 * self.mp_b() ** 2)
+        return formulas.airy_n2v_limit(self.mp_b())
 
     def budget(self, n, points_per_decade: int = 8) -> TightRho:
         """The sup over alpha of D_alpha/alpha on edge n-1 <-> n (the engine's float64 scan of the
