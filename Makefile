@@ -53,7 +53,7 @@ reproduce: setup
 	$(COUNTDP) reproduce --jobs $(JOBS) --reports $(REPORTS) --figures $(FIGURES)
 
 quick: setup
-	$(COUNTDP) reproduce --quick --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures
+	$(COUNTDP) reproduce --quick --faults --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures
 
 # every plausible mistake of the catalogue must make its own claim fail; the unpatched statuses
 # are taken from a reproduce already in the reports directory (same mode) when there is one
@@ -67,15 +67,16 @@ check: setup
 	@test -n "$(CLAIM)" || { echo "usage: make check CLAIM=thm3.1.ii [DPS=50]" >&2; exit 2; }
 	$(COUNTDP) check $(CLAIM) --dps $(DPS)
 
-# the test suite (in parallel when pytest-xdist is there), then a quick reproduce; both run,
-# and the target fails if either does
+# the test suite (in parallel when pytest-xdist is there), then a quick reproduce with the
+# quick fault catalogue (every plausible mistake must make its claim fail); both run, and the
+# target fails if either does
 test: setup
 	@status=0; \
 	if $(PY) -c 'import xdist' >/dev/null 2>&1; then par="-n 2"; else par=""; fi; \
 	echo "$(RUN) -m pytest -q $$par tests $(PYTEST_ARGS)"; \
 	$(RUN) -m pytest -q $$par tests $(PYTEST_ARGS) || status=$$?; \
-	echo "$(COUNTDP) reproduce --quick --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures"; \
-	$(COUNTDP) reproduce --quick --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures || status=$$?; \
+	echo "$(COUNTDP) reproduce --quick --faults --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures"; \
+	$(COUNTDP) reproduce --quick --faults --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures || status=$$?; \
 	exit $$status
 
 bench: setup
