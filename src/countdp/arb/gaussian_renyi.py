@@ -254,15 +254,28 @@ def _density_by_integral(pair: GaussianPair, bits: int) -> arb | None:
 
 
 def pair_renyi(make_pair: Callable[[], GaussianPair], integral: bool = False,
-               extra_bits: int = 0) -> PairRenyi:
+               extra_bits: int = 0, guard: bool = True) -> PairRenyi:
     """The certified I and D_alpha of the pair built by ``make_pair()`` (called at the working
     precision, so that its parameters are balls as tight as that precision allows), at the
     caller's ``ctx.prec`` bits of relative accuracy where the inputs allow.
 
     A first pass at 64 bits (closed form) sizes the guard bits; the pass at the working
     precision is repeated (at most twice) with more bits if D's relative radius still exceeds
-    2^-(target - 2)."""
+    2^-(target - 2).  ``guard=False``: one pass at the caller's precision, no guard bits (a ball
+    of the width that precision gives, as the certificate functions of
+    :mod:`countdp.arb.renyi` return)."""
     target = ctx.prec + extra_bits
+    if not guard:
+        pair = make_pair()
+        if not (pair.alpha > 1):
+            raise Undecided("alpha > 1 required")
+        dens = density_part(pair, integral=integral, bits=target)
+        if dens is None:
+            return PairRenyi(None, None, reason=_divergent_reason(pair), prec=target)
+        atoms = atom_part(pair)
+        I = atoms + dens
+        return PairRenyi(I, I.log() / (pair.alpha - 1), atoms, dens, prec=target, work_prec=target,
+                         goal_bits=target, passes=1)
     with ctx.workprec(64):
         pair = make_pair()
         if not (pair.alpha > 1):
@@ -278,6 +291,7 @@ def pair_renyi(make_pair: Callable[[], GaussianPair], integral: bool = False,
         small = math.log2(1.0 + 1.0 / max(abs(float(D0.mid())) * (al - 1), 1e-300))
     guard = 16 + int(cancel) + int(small)
     goal = target + int(small) + 8
+    previous = None
     for passes in range(1, 4):
         with ctx.workprec(target + guard):
             pair = make_pair()
@@ -288,6 +302,12 @@ def pair_renyi(make_pair: Callable[[], GaussianPair], integral: bool = False,
         if passes == 3 or (D.is_finite() and (D.rad() == 0 or D.mid() == 0 or
                                               D.rad() <= abs(D.mid()) * arb(2) ** -(target - 2))):
             break
+        # more bits did not help: the inputs (e.g. a sigma ball given at low precision) set
+        # the width, not the work
+        if previous is not None and D.is_finite() and previous.is_finite() and \
+                not (D.rad() * 2 ** 16 < previous.rad()):
+            break
+        previous = D
         guard, goal = guard + 32, goal + 32
     return PairRenyi(I, D, atoms, dens, prec=target, work_prec=target + guard, goal_bits=goal, passes=passes)
 
