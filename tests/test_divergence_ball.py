@@ -149,3 +149,13 @@ def test_pair_renyi_reports_its_passes():
         res = pair_renyi(lambda: GaussianPair(arb(2), arb(1), arb("0.5"), arb(-3)), integral=True)
     assert res.passes == 1 and res.work_prec > 100 and res.goal_bits >= 100
     assert res.divergence.rad() < abs(res.divergence.mid()) * arb(2) ** -98
+
+
+def test_the_threshold_of_eq_34_is_decided_exactly():
+    """At alpha = s_P^2/(s_P^2 - s_Q^2) the margin of eq (34) is exactly 0 (infinite divergence);
+    rho = 5/3 as a ball would straddle it, so the sign is decided in rationals."""
+    P, Q = Gaussian(0, 5), Gaussian(1, 3)
+    for method in ("ball", "ball-closed"):
+        d = renyi(P, Q, 25 / 16, method=method)
+        assert not d.finite and "eq 34" in d.reason
+        assert renyi(P, Q, 1.5, method=method).finite

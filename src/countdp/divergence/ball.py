@@ -34,7 +34,7 @@ from flint import arb, ctx
 
 from ..arb.gaussian_renyi import GaussianPair, pair_renyi
 from ..laws import ClippedAtZero, ContinuousLaw, Gaussian, Law, LogShiftedGaussianDensity
-from ..numerics.contexts import Undecided, to_arb
+from ..numerics.contexts import Undecided, to_arb, to_fmpq
 
 __all__ = ["ball_renyi", "ball_route_applies", "to_divergence_parts"]
 
@@ -132,6 +132,16 @@ def ball_renyi(P: Law, Q: Law, alpha, closed: bool = False):
     if kp == "log-shift" and kq == "clipped":
         return _infinite("support mismatch: P's density lives on (-c, inf), Q's on (0, inf)", alpha)
     make, exact = _pair_maker(alpha, kp, dp, dq)
+    if not exact and dp.s != dq.s:
+        # unequal variances: finite iff alpha s_Q^2 + (1-alpha) s_P^2 > 0 (eq 34), decided in
+        # exact rationals (the stored parameters are exact binary numbers), so that the
+        # threshold itself is not left to a ball that straddles 0
+        a, sp, sq = to_fmpq(alpha), to_fmpq(dp.s), to_fmpq(dq.s)
+        margin = a * sq * sq + (1 - a) * sp * sp
+        if margin <= 0:
+            return _infinite(f"alpha s_Q^2 + (1-alpha) s_P^2 = {mpmath.nstr(mpmath.mpf(int(margin.p)) / int(margin.q), 6)} "
+                             "<= 0: p^alpha q^(1-alpha) grows in the tails (eq 34)", alpha,
+                             "exact rational arithmetic (eq 34's margin)")
     with ctx.workprec(mpmath.mp.prec):
         res = pair_renyi(make, integral=not closed)
     route = ("closed form in Phi of the truncated Gaussian integral" if closed
