@@ -128,7 +128,7 @@ def _exact(x: float) -> arb:
     return arb(float(x))
 
 
-def _centre(pair: GaussianPair, A2_mid: float) -> float:
+def _centre(pair: GaussianPair) -> float:
     """The peak of the log-integrand (where A1 = 0), clipped to u_c: a float (any centre is exact)."""
     al, rho, delta = (float(v.mid()) for v in (pair.alpha, pair.rho, pair.delta))
     a = al + (1 - al) * rho * rho
@@ -156,7 +156,7 @@ def density_part(pair: GaussianPair, integral: bool = False, bits: int | None = 
         if a <= 0:
             return None
         raise Undecided("sign of alpha + (1 - alpha) rho^2 undecided")
-    m = _exact(_centre(pair, float(A2.mid())))
+    m = _exact(_centre(pair))
     A0, A1, A2 = expansion(pair, m)
     v0 = None if pair.uc is None else pair.uc - m  # lower end in v (<= 0 up to rounding)
     sa = a.sqrt()
@@ -194,7 +194,7 @@ def integral_setup(pair: GaussianPair, bits: int | None = None) -> IntegralSetup
         if a <= 0:
             return None
         raise Undecided("sign of alpha + (1 - alpha) rho^2 undecided")
-    m = _exact(_centre(pair, float(A2.mid())))
+    m = _exact(_centre(pair))
     A0, A1, A2 = expansion(pair, m)
     v0 = None if pair.uc is None else pair.uc - m  # lower end in v (<= 0 up to rounding)
     al, rho, delta = pair.alpha, pair.rho, pair.delta
@@ -285,7 +285,7 @@ def pair_renyi(make_pair: Callable[[], GaussianPair], integral: bool = False,
             return PairRenyi(None, None, reason=_divergent_reason(pair), prec=target)
         I0 = atom_part(pair) + dens
         D0 = I0.log() / (pair.alpha - 1)
-        al, m = float(pair.alpha.mid()), abs(_centre(pair, 0.0))
+        al, m = float(pair.alpha.mid()), abs(_centre(pair))
         zq = abs(float(pair.rho.mid()) * m - float(pair.delta.mid()))
         cancel = math.log2(1.0 + al * (m * m + zq * zq))  # alpha l(m) + (1-alpha) l(zq): bits lost
         # bits lost in log(I)/(alpha - 1) when I ~ 1 (capped: D = 0 has no relative accuracy)
