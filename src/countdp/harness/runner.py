@@ -85,7 +85,11 @@ def find_checks_dir(start: str | os.PathLike | None = None) -> Path:
 
 def installed_checks_dir() -> Path | None:
     """The directory of the check scripts installed with the package, if any."""
-    spec = importlib.util.find_spec(INSTALLED_CHECKS)
+    try:
+        spec = importlib.util.find_spec(INSTALLED_CHECKS)
+    except ValueError:  # sys.modules holds the namespace load_script made (no __spec__)
+        mod = sys.modules.get(INSTALLED_CHECKS)
+        spec = getattr(mod, "__spec__", None)
     if spec is None or not spec.submodule_search_locations:
         return None
     d = Path(list(spec.submodule_search_locations)[0])
