@@ -1,63 +1,152 @@
-"""Benchmarks of the operations that set the reproduce time (run: make bench).
+"""Benchmarks as ratios, measured side by side in one run (make bench).
 
-Prints the median wall time of each operation over a few repeats; nothing is asserted (speed is
-measured here, never in the tests)."""
+1. The released-law Renyi divergence at 30 digits: countdp's rigorous route
+   (``renyi(..., method="ball")``: acb.integral of the densities plus proven tails and atoms)
+   against the bare ``acb.integral`` call of the same integrand on the same window at the same
+   precision and tolerance (the practical limit of the route); beside it the closed-form ball
+   (``method="ball-closed"``) and the mpmath quadrature route the checks use today.
+2. The Monte Carlo error estimate (``mc_abs_error``: draws, the mechanism, the streamed mean and
+   its standard error) against raw ``numpy`` ``standard_normal`` draws, in draws per second.
+3. The parallel speed-up of ``countdp reproduce``: wall time with 1 job over wall time with 2 jobs.
+   To stay short this uses the *quick* reproduce without figures (``--full-reproduce`` for the
+   full one, ``--no-reproduce`` to skip).
 
+Single-process timings are CPU times (``time.process_time``: robust to other load on the
+machine); the reproduce speed-up is wall time, so it is only meaningful on an otherwise idle
+machine with at least two cores.  Nothing is asserted (speed is measured here, never in the
+tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import mpmath
 import numpy as np
+from flint import acb, ctx
 
+from countdp.arb.gaussian_renyi import integral_setup, pair_renyi
+from countdp.divergence.ball import _gaussian_params, _pair_maker
 from countdp.divergence.renyi import renyi
+from countdp.laws.expectation import mc_abs_error
 from countdp.mechanisms import ShiftedLogGaussian
-from countdp.laws.expectation import mc_abs_error, quad_expectation
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# a spread of the thm3.1.ii grid: small and large counts, every order, both directions
+CASES = [(r0, c, n, alpha, fwd) for r0, c in ((0.025, 0.1), (0.45, 1.0), (0.225, 2.0))
+         for n in (1, 10, 10**6) for alpha in (1.01, 2, 20, 100) for fwd in (True, False)]
 
 
-def timed(fn, repeat=5):
+def cpu(fn, repeat=3):
+    """Median CPU seconds of ``fn()`` over ``repeat`` runs."""
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
     return statistics.median(times)
 
 
-def _all_certificates():
-    from pathlib import Path
-
-    from countdp.harness import runner
-    from countdp.harness.certificates import run_certificates
-
-    root = Path(__file__).resolve().parents[1]
-    for script in runner.discover(root):
-        for spec in script.specs:
-            if spec.certificates:
-                run_certificates(spec.id, spec.certificates, quick=True)
+def _laws(r0, c, n, fwd):
+    mech = ShiftedLogGaussian(r0, c)
+    P, Q = mech.released_law(n - 1), mech.released_law(n)
+    return (P, Q) if fwd else (Q, P)
 
 
-def main():
+def _bare(A, B, alpha):
+    """The acb.integral call of the ball route for (A, B), set up as its last pass had it."""
+    (kind, dp), (_, dq) = _gaussian_params(A), _gaussian_params(B)
+    make, _ = _pair_maker(mpmath.mpf(alpha), kind, dp, dq)
+    with ctx.workprec(mpmath.mp.prec):
+        res = pair_renyi(make, integral=True)
+    with ctx.workprec(res.work_prec):
+        st = integral_setup(make(), res.goal_bits)
+
+    def run():
+        with ctx.workprec(res.work_prec):
+            acb.integral(st.f, st.lo, st.hi, rel_tol=st.rel_tol, abs_tol=st.abs_tol)
+
+    return run
+
+
+def bench_divergence(with_mpmath: bool = True) -> None:
     mpmath.mp.dps = 30
+    ball, bare, closed, quad = [], [], [], []
+    for r0, c, n, alpha, fwd in CASES:
+        A, B = _laws(r0, c, n, fwd)
+        renyi(A, B, alpha, method="ball")  # warm the per-law caches (sigma balls)
+        ball.append(cpu(lambda: renyi(A, B, alpha, method="ball")))
+        bare.append(cpu(_bare(A, B, alpha)))
+        closed.append(cpu(lambda: renyi(A, B, alpha, method="ball-closed")))
+        if with_mpmath:
+            quad.append(cpu(lambda: renyi(A, B, alpha, method="quadrature"), repeat=1))
+    ratio = [b / max(x, 1e-9) for b, x in zip(ball, bare)]
+    ms = lambda xs: f"median {statistics.median(xs) * 1e3:7.2f} ms, max {max(xs) * 1e3:7.2f} ms"  # noqa: E731
+    print(f"1. released-law D_alpha at 30 digits, {len(CASES)} cases of the thm3.1.ii grid (CPU time)")
+    print(f"   countdp ball (acb.integral route)   {ms(ball)}")
+    print(f"   bare acb.integral, same integrand   {ms(bare)}")
+    print(f"   ratio ball / bare acb.integral      median {statistics.median(ratio):.2f}, max {max(ratio):.2f}")
+    print(f"   countdp ball-closed (Phi)           {ms(closed)}")
+    if quad:
+        speed = [q / b for q, b in zip(quad, ball)]
+        print(f"   mpmath quadrature (today's route)   {ms(quad)}")
+        print(f"   ratio mpmath / ball                 median {statistics.median(speed):.1f}x")
+
+
+def bench_monte_carlo(draws: int = 10**6) -> None:
     mech = ShiftedLogGaussian(0.45, 0.1, r=0.9)
-    P, Q = mech.released_law(9), mech.released_law(10)
-    rows = [
-        ("released-law D_2 by quadrature (dps 30)", lambda: renyi(P, Q, 2, method="quadrature")),
-        ("unclipped-law D_2 by quadrature (dps 30)",
-         lambda: renyi(mech.unclipped_law(9), mech.unclipped_law(10), 2, method="quadrature")),
-        ("rounded-law D_2 by exact pmf sum, n = 2",
-         lambda: renyi(mech.rounded_law(1), mech.rounded_law(2), 2)),
-        ("E|xhat - n| by quadrature, n = 10",
-         lambda: quad_expectation(P, lambda y: abs(y - 10), breaks=[10])),
-        ("Monte Carlo E|xhat - n|, 10^6 draws",
-         lambda: mc_abs_error(P, 10, np.random.default_rng(0), 10**6)),
-        ("histogram release, 10^6 counts",
-         lambda: mech.release(np.arange(10**6), np.random.default_rng(0))),
-        ("every claim's certificates, quick mode", _all_certificates),
-    ]
-    width = max(len(name) for name, _ in rows)
-    for name, fn in rows:
-        print(f"{name:<{width}}  {timed(fn, 3 if 'certificates' in name else 5) * 1e3:10.2f} ms")
+    law = mech.released_law(10)
+    est = cpu(lambda: mc_abs_error(law, 10, np.random.default_rng(0), draws))
+    raw = cpu(lambda: np.random.default_rng(0).standard_normal(draws))
+    print(f"2. Monte Carlo error estimate, {draws:.0e} draws (CPU time)")
+    print(f"   countdp mc_abs_error                {draws / est / 1e6:7.1f} M draws/s")
+    print(f"   raw numpy standard_normal           {draws / raw / 1e6:7.1f} M draws/s")
+    print(f"   ratio raw / countdp                 {est / raw:.2f} (the estimate costs that many raw draws per draw)")
+
+
+def _reproduce_wall(jobs: int, quick: bool) -> float:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with tempfile.TemporaryDirectory() as tmp:
+        args = [sys.executable, "-m", "countdp", "reproduce", "--jobs", str(jobs), "--reports", tmp,
+                "--quiet", "--root", str(ROOT)]
+        args += ["--quick", "--no-figures"] if quick else ["--figures", str(Path(tmp) / "figures")]
+        t0 = time.perf_counter()
+        subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        return time.perf_counter() - t0
+
+
+def bench_parallel(quick: bool = True) -> None:
+    what = "quick reproduce, no figures" if quick else "full reproduce with figures"
+    one = _reproduce_wall(1, quick)
+    two = _reproduce_wall(2, quick)
+    print(f"3. parallel speed-up of countdp reproduce ({what}; wall time, {os.cpu_count()} cores)")
+    print(f"   --jobs 1  {one:7.1f} s")
+    print(f"   --jobs 2  {two:7.1f} s")
+    print(f"   speed-up  {one / two:.2f}x")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description="countdp benchmarks as ratios")
+    p.add_argument("--no-reproduce", action="store_true", help="skip the parallel speed-up")
+    p.add_argument("--full-reproduce", action="store_true", help="speed-up of the full reproduce")
+    p.add_argument("--no-mpmath", action="store_true", help="skip the mpmath quadrature column")
+    a = p.parse_args(argv)
+    bench_divergence(with_mpmath=not a.no_mpmath)
+    print()
+    bench_monte_carlo()
+    if not a.no_reproduce:
+        print()
+        bench_parallel(quick=not a.full_reproduce)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

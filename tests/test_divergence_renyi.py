@@ -107,3 +107,43 @@ def test_bad_orders(alpha):
 def test_bad_method():
     with pytest.raises(ValueError, match="method must be"):
         renyi(Gaussian(0, 1), Gaussian(1, 1), 2, method="guess")
+
+
+# --------------------------------------------------------------------------------------------
+# The rigorous Arb routes (method="ball", "ball-closed") against the mpmath route, on a subset
+# of the thm3.1.ii grid (benchmarks/renyi_grid.py sweeps the whole grid)
+# --------------------------------------------------------------------------------------------
+
+GRID_SUBSET = [(r0, c, n, alpha) for r0, c in ((0.025, 0.1), (0.45, 2.0), (0.225, 1.0))
+               for n in (1, 10, 10**6) for alpha in (1.01, 20, 100)]
+
+
+@pytest.mark.parametrize("r0,c,n,alpha", GRID_SUBSET)
+def test_ball_routes_agree_with_quadrature_within_both_error_bars(r0, c, n, alpha):
+    mech = ShiftedLogGaussian(r0, c)
+    with mpmath.workdps(30):
+        P, Q = mech.released_law(n - 1), mech.released_law(n)
+        for A, B in ((P, Q), (Q, P)):
+            quad = renyi(A, B, alpha, method="quadrature")
+            ball = renyi(A, B, alpha, method="ball")
+            closed = renyi(A, B, alpha, method="ball-closed")
+            assert abs(quad.value - ball.value) <= quad.error + ball.error
+            assert abs(closed.value - ball.value) <= closed.error + ball.error
+            # the rigorous bars are no wider than the quadrature's estimate, and near 30 digits
+            assert ball.error <= quad.error and closed.error <= quad.error
+            assert ball.error <= abs(ball.value) * mpmath.mpf(10) ** -29
+            # a released divergence stays below the unclipped one, alpha v(n) (Theorem 3.1(ii));
+            # equal to 30 digits where clipping is negligible (the stored sigma is rounded)
+            assert ball.value - ball.error <= alpha * mech.mp_v(n) * (1 + mpmath.mpf(10) ** -28)
+
+
+@pytest.mark.parametrize("r0,c,n,alpha", [(0.025, 0.1, 1, 100), (0.45, 1.0, 10, 20), (0.225, 2.0, 10**6, 1.01)])
+def test_ball_error_bars_at_50_digits(r0, c, n, alpha):
+    mech = ShiftedLogGaussian(r0, c)
+    with mpmath.workdps(50):
+        P, Q = mech.released_law(n - 1), mech.released_law(n)
+        quad = renyi(P, Q, alpha, method="quadrature")
+        ball = renyi(P, Q, alpha, method="ball")
+        assert abs(quad.value - ball.value) <= quad.error + ball.error
+        assert ball.error <= quad.error
+        assert ball.error <= abs(ball.value) * mpmath.mpf(10) ** -49

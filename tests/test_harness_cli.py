@@ -114,8 +114,8 @@ def test_reproduce_subprocess_exit_code(root, tmp_path):
                            "--reports", str(tmp_path / "rep"), "--no-figures"],
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 1, proc.stderr
-    # not a TTY: plain progress lines, one per script, in completion order
-    assert re.search(r"^\[[12]/2\] a_good ", proc.stderr, re.M) and "\r" not in proc.stderr
+    # not a TTY: plain progress lines, one per claim, in completion order
+    assert re.search(r"^\[[123]/3\] lem4\.1 .* a_good$", proc.stderr, re.M) and "\r" not in proc.stderr
     assert "eq9" in proc.stdout
 
 

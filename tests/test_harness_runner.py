@@ -166,13 +166,16 @@ def test_statuses_counts_and_missing(mixed):
 
 
 def test_progress_plain_lines(mixed):
+    """Not a terminal (CI): one line per claim, no status line."""
     _, _, text = mixed
     lines = text.splitlines()
-    assert "\r" not in text
-    assert any(line.startswith("[") and "a_pass" in line and "2 claims" in line
-               and "pass" in line for line in lines)
+    assert "\r" not in text and "\x1b" not in text
+    assert any(line.startswith("[") and "lem4.1" in line and "pass" in line and "1 cases" in line
+               and line.endswith("a_pass") for line in lines)
+    assert any("eq9" in line and "fail" in line for line in lines)
     assert any("c_broken" in line and "import error" in line for line in lines)
-    assert sum(1 for line in lines if line.startswith("[")) == 3
+    assert sum(1 for line in lines if line.startswith("[")) == 8
+    assert lines[-1].startswith("[8/8]")
 
 
 def test_missing_does_not_fail_unless_strict(tmp_path):
@@ -272,21 +275,65 @@ def test_precision_survives_the_worker(tmp_path):
         assert results.fmt(remote).startswith("0." + "3" * 49)
 
 
+class Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
 def test_progress_on_a_tty(mixed):
     _, run, _ = mixed
-
-    class Tty(io.StringIO):
-        def isatty(self):
-            return True
-
     out = Tty()
-    prog = runner._Progress(len(run.scripts), True, out)
+    prog = runner._Progress(6, True, out, jobs=2)
     prog.status("  1/6 claims done")
-    prog.script_done(run.scripts[0], 1.25)
+    prog.claim_done("a_pass", run.scripts[0].results[0])
     prog.finish()
     text = out.getvalue()
-    assert text.startswith("\r\x1b[K  1/6 claims done\r\x1b[K[1/3] a_pass")
-    assert "2 claims" in text and "pass" in text and "1.2 s" in text
+    assert text.startswith("\r\x1b[K  1/6 claims done\r\x1b[K[1/6] lem4.1")
+    assert "pass" in text and "1 cases" in text and text.rstrip().endswith("a_pass")
+
+
+def test_reproduce_on_a_tty_shows_a_status_line(tmp_path):
+    root = make_root(tmp_path, {"a_pass": PASSING + '''
+import time
+
+@claim("sec5.post", routes=["a", "b"])
+def check_slow(c):
+    for k in range(4):
+        c.compare({"k": k}, 1, "==", 1)
+        time.sleep(0.4)
+    c.control("c", 1, "==", 2)
+'''})
+    out = Tty()
+    run = runner.reproduce(Settings(), jobs=2, root=root, stream=out, figures=False,
+                           durations={"sec5.post": 1.0, "lem4.1": 0.1, "eq8": 0.1})
+    text = out.getvalue()
+    assert run.exit_code() == 0
+    assert "\r\x1b[K  " in text and "claims," in text and "elapsed" in text and "left" in text
+    assert "sec5.post" in text and " cases " in text
+    assert text.count("\n") == 3  # one permanent line per claim
+
+
+def test_estimate_left():
+    # nothing known yet: no estimate
+    assert runner.estimate_left([None, None], [], [], 2) is None
+    # previous durations 10 + 10 on two jobs, nothing run: 10 s
+    assert runner.estimate_left([10.0, 10.0], [], [], 2) == 10.0
+    # this run goes twice as fast as the previous: halved; the running one has run 2 s
+    assert runner.estimate_left([10.0, 4.0], [(6.0, 3.0)], [2.0], 2) == 3.0
+    # an unknown task counts as the mean finished duration
+    assert runner.estimate_left([None], [(None, 5.0), (None, 7.0)], [], 1) == 6.0
+    assert runner.estimate_left([], [(1.0, 1.0)], [], 2) == 0.0
+
+
+def test_check_claim_shows_cases_on_a_terminal_only(tmp_path):
+    root = make_root(tmp_path, {"a_pass": PASSING})
+    out = Tty()
+    runner._CheckStatus.__init__  # noqa: B018 -- the class exists
+    res, _ = runner.check_claim("lem4.1", Settings(), root=root, stream=out)
+    assert res.status == "pass" and out.getvalue().endswith("\r\x1b[K")
+    plain = io.StringIO()
+    runner.check_claim("lem4.1", Settings(), root=root, stream=plain)
+    assert plain.getvalue() == ""
 
 
 def test_durations_only_order_the_work(tmp_path):

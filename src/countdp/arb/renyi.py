@@ -2,8 +2,9 @@
 laws, and products of independent coordinates.
 
 Every function encloses the Renyi integral I = int p^alpha q^(1-alpha) (alpha > 1) as a ball,
-from the densities as written (``acb.integral`` on a finite range plus the proven tails (G+),
-(G-) of :mod:`countdp.arb.integrals`), and returns it with D_alpha = log(I)/(alpha - 1).  The
+from the densities as written (``acb.integral`` on a window around the peak plus the proven tails (Q+)
+of :mod:`countdp.arb.integrals`, see :mod:`countdp.arb.gaussian_renyi`), and returns it with
+D_alpha = log(I)/(alpha - 1), at the caller's precision.  The
 closed forms eqs (11)-(12) and v(n) of eqs (5)-(6) they are compared with are the formulas
 ``renyi_equal_variance``, ``renyi_counts`` and ``budget`` (``.ball``).
 """
@@ -17,7 +18,8 @@ from flint import arb, ctx
 
 from .. import formulas
 from ..numerics.contexts import ball
-from .integrals import gauss_tail_lower, gauss_tail_upper, integrate, sqrt_2pi, tail_width, upper_point
+from .gaussian_renyi import GaussianPair, pair_renyi
+from .integrals import gauss_tail_upper, integrate, sqrt_2pi, tail_width, upper_point
 from .log_gaussian import Decision
 from .verdicts import Undecided, Verdict, ball_str, decide_le, nonneg_interval, to_arb, to_fmpq
 
@@ -49,29 +51,42 @@ def _renyi_ball(integral: arb, alpha: arb) -> RenyiBall:
 def equal_variance_renyi(alpha, mu, nu, s) -> RenyiBall:
     """Certified D_alpha(N(mu, s^2) || N(nu, s^2)) (eq 11), alpha > 1.
 
-    In u = (x - mu)/s the integrand is exp(-alpha u^2/2 - (1-alpha)(u - d)^2/2)/sqrt(2 pi),
-    d = (nu - mu)/s, evaluated from the densities as written. It equals
-    exp(-u^2/2 + b u - (1-alpha) d^2/2)/sqrt(2 pi) with b = (1-alpha) d, so the tails beyond
-    +-T (T = |b| + t0) are bounded by (G+)/(G-) with that b.
+    In u = (x - mu)/s the integrand is phi(u)^alpha phi(u - d)^(1-alpha), d = (nu - mu)/s,
+    evaluated from the densities as written at the nodes of ``acb.integral`` on a window around
+    its peak (1-alpha) d, with the tails bounded by (Q+) (:mod:`countdp.arb.gaussian_renyi`).
     """
-    al, mu, nu, s = map(to_arb, (alpha, mu, nu, s))
-    if not (al > 1):
-        raise Undecided("alpha > 1 required")
-    d = (nu - mu) / s
-    b = (1 - al) * d
-    T = upper_point(abs(b) + tail_width())
-    k = (-(1 - al) * d * d / 2).exp()
-    tails = k * (gauss_tail_upper(T, b) + gauss_tail_lower(-T, b))
-    core = integrate(lambda u: (-al * u * u / 2 - (1 - al) * (u - d) ** 2 / 2).exp(), -T, T)
-    return _renyi_ball((core + nonneg_interval(tails)) / sqrt_2pi(), al)
+    def make() -> GaussianPair:
+        al, m, n_, sd = map(to_arb, (alpha, mu, nu, s))
+        return GaussianPair(al, arb(1), (n_ - m) / sd)
+
+    return _from_pair(make)
+
+
+def _from_pair(make) -> RenyiBall:
+    # at the caller's precision, as the balls these are compared with (containment verdicts)
+    res = pair_renyi(make, integral=True, guard=False)
+    if res.infinite:
+        raise Undecided(res.reason)
+    return RenyiBall(res.integral, res.divergence)
+
+
+def _count_pair(alpha, k_p, k_q, c, sigma, clipped: bool):
+    """The released (or unclipped) laws at counts k_p, k_q in P's standard coordinate, from the
+    log means of eq (10): d = (mu_q - mu_p)/sigma, the clip point u_c = (log c - mu_p)/sigma."""
+    def make() -> GaussianPair:
+        al, s, c_ = to_arb(alpha), to_arb(sigma), to_arb(c)
+        mu_p = formulas.log_mean.ball(k_p, c_, s)
+        d = (formulas.log_mean.ball(k_q, c_, s) - mu_p) / s
+        uc = (c_.log() - mu_p) / s if clipped else None
+        return GaussianPair(al, arb(1), d, uc)
+
+    return make
 
 
 def unclipped_renyi(alpha, k_p, k_q, c, sigma) -> RenyiBall:
     """Certified D_alpha(U_{k_p} || U_{k_q}) between the unclipped outputs: by the bijection
     u -> log(u + c) (eq 10) the equal-variance Gaussians N(log(k + c) - sigma^2, sigma^2)."""
-    s = to_arb(sigma)
-    return equal_variance_renyi(alpha, formulas.log_mean.ball(k_p, c, s),
-                                formulas.log_mean.ball(k_q, c, s), s)
+    return _from_pair(_count_pair(alpha, k_p, k_q, c, sigma, clipped=False))
 
 
 @dataclass(frozen=True)
@@ -105,25 +120,12 @@ def released_renyi(alpha, k_p, k_q, c, sigma) -> RenyiBall:
     > log c) the N(log(k+c) - sigma^2, sigma^2) density in w. Hence
     I = A_p^alpha A_q^(1-alpha) + int_{w > log c} p^alpha q^(1-alpha) dw. In u = (w - mu_p)/sigma
     the density part is int_{u_c}^inf of the integrand of :func:`equal_variance_renyi` with
-    d = (mu_q - mu_p)/sigma, u_c = (log c - mu_p)/sigma; computed on [max(u_c, -T), T] with the
-    right tail by (G+) and, if u_c < -T, the left piece by (G-) (b = (1-alpha) d).
+    d = (mu_q - mu_p)/sigma, u_c = (log c - mu_p)/sigma: ``acb.integral`` of the densities as
+    written from u_c (or the window's start, the rest bounded by (Q+)) to the window's end
+    around the peak, plus the right tail by (Q+) (:mod:`countdp.arb.gaussian_renyi`). The
+    ``sigma`` ball given sets the width of the result; the work runs with guard bits.
     """
-    st = _clipped_setting(alpha, k_p, k_q, c, sigma)
-    al, d, uc, b, k = st.alpha, st.d, st.uc, st.b, st.k
-    if not (al > 1):
-        raise Undecided("alpha > 1 required")
-    T = upper_point(abs(b) + abs(uc) + tail_width())  # > max(b, u_c): (G+) applies at T
-    tails = k * gauss_tail_upper(T, b)
-    if uc > -T:
-        lo = uc
-    elif uc < -T:
-        lo = -T
-        tails = tails + k * gauss_tail_lower(-T, b)
-    else:
-        raise Undecided("u_c vs -T undecided")
-    core = integrate(lambda u: (-al * u * u / 2 - (1 - al) * (u - d) ** 2 / 2).exp(), lo, T)
-    dens = (core + nonneg_interval(tails)) / sqrt_2pi()
-    return _renyi_ball(_atom_term(st) + dens, al)
+    return _from_pair(_count_pair(alpha, k_p, k_q, c, sigma, clipped=True))
 
 
 def clipping_gap(alpha, k_p, k_q, c, sigma) -> ClippingGap:

@@ -67,10 +67,18 @@ def renyi(P: Law, Q: Law, alpha, method: str = "auto") -> Divergence:
     """D_alpha(P || Q) for alpha > 1 (``alpha = inf`` is not handled here).
 
     ``method``: ``"auto"`` (closed form when known, else quadrature), ``"closed"`` (closed form
-    or ValueError), ``"quadrature"`` (never the closed form: an independent route)."""
+    or ValueError), ``"quadrature"`` (never the closed form: an independent route), ``"ball"``
+    (rigorous: Arb's acb.integral of the densities plus proven tails and the atoms, error = a
+    proven bound) and ``"ball-closed"`` (rigorous: the closed form in Phi, in Arb balls); the
+    two ball methods cover Gaussian-noise pairs -- Gaussians, log-shifted Gaussians and their
+    releases clipped at 0 -- and raise ValueError otherwise (:mod:`countdp.divergence.ball`)."""
     validate.law("P", P), validate.law("Q", Q)
     alpha = mpmath.mpf(validate.order(alpha))
-    validate.choice("method", method, ("auto", "closed", "quadrature"))
+    validate.choice("method", method, ("auto", "closed", "quadrature", "ball", "ball-closed"))
+    if method in ("ball", "ball-closed"):
+        from .ball import ball_renyi
+
+        return ball_renyi(P, Q, alpha, closed=method == "ball-closed")
     if method in ("auto", "closed"):
         closed = _closed_form(P, Q, alpha)
         if closed is not None:

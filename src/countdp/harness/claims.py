@@ -31,6 +31,17 @@ from .certificates import certificate, run_certificates
 from .results import Case, ClaimResult, Control, Settings, error_result, fmt, holds, is_monte_carlo
 
 
+_CASE_HOOK: Callable[[int], None] | None = None
+
+
+def set_case_hook(hook: Callable[[int], None] | None) -> Callable[[int], None] | None:
+    """Call ``hook(cases recorded so far)`` after every case of every claim (progress display);
+    returns the previous hook.  ``None`` removes it."""
+    global _CASE_HOOK
+    previous, _CASE_HOOK = _CASE_HOOK, hook
+    return previous
+
+
 class FirstFailure(Exception):
     """Raised in a run with ``stop_at_first_failure`` when a case or a control fails."""
 
@@ -101,6 +112,8 @@ class ClaimBuilder:
         ok = holds(lhs, relation, rhs, tol)
         mc = is_monte_carlo(route, params) if monte_carlo is None else bool(monte_carlo)
         self.cases.append(Case(dict(params), lhs, relation, rhs, tol, ok, route, note, mc))
+        if _CASE_HOOK is not None:
+            _CASE_HOOK(len(self.cases))
         if not ok and self.settings.stop_at_first_failure:
             raise FirstFailure(f"case {len(self.cases)} ({route or 'no route'}) does not hold")
         return ok

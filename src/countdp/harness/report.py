@@ -399,13 +399,19 @@ def read_sensitivity(reports_dir: str | os.PathLike, quick: bool) -> dict[str, s
 
 
 def previous_durations(reports_dir: str | os.PathLike) -> dict[str, float]:
-    """Claim id -> seconds, from the script reports of an earlier run (empty if none)."""
+    """Claim id -> seconds, and ``<script>:figures`` -> seconds of a script's figures (its
+    seconds beyond its claims', when the report lists figures), from the script reports of an
+    earlier run (empty if none)."""
     out: dict[str, float] = {}
     for p in sorted(Path(reports_dir).glob("*.json")):
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
-            for c in data.get("claims", []) if isinstance(data, dict) else []:
+            claims = data.get("claims", []) if isinstance(data, dict) else []
+            for c in claims:
                 out[str(c["id"])] = float(c.get("seconds") or 0.0)
+            if isinstance(data, dict) and data.get("figures") and "script" in data:
+                rest = float(data.get("seconds") or 0.0) - sum(float(c.get("seconds") or 0.0) for c in claims)
+                out[f"{data['script']}:figures"] = max(0.0, rest)
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             continue
     return out

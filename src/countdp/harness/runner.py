@@ -242,7 +242,34 @@ def single_thread_env(environ: Any = None) -> None:
     environ.setdefault("MPLBACKEND", "Agg")
 
 
-def _init_worker() -> None:
+# Worker state: the shared per-task progress array (cases done, and 0/1/2 = queued/running/
+# done, for the parent's status line) and the numeric state every claim starts from.
+_SHARED: Any = None
+_BASE_STATE: tuple | None = None
+
+
+def _numeric_state() -> tuple:
+    """The global precisions a check could change and forget to restore (mpmath and Arb)."""
+    import mpmath
+    from flint import ctx
+
+    return mpmath.mp.prec, ctx.prec
+
+
+def _restore_numeric_state(state: tuple | None) -> None:
+    """Every claim starts from the same numeric state, whatever ran before it in the same
+    worker: results (and reports) do not depend on --jobs or on the order of the work."""
+    if state is None:
+        return
+    import mpmath
+    from flint import ctx
+
+    mpmath.mp.prec, ctx.prec = state
+
+
+def _init_worker(shared: Any = None, base_state: tuple | None = None) -> None:
+    global _SHARED, _BASE_STATE
+    _SHARED, _BASE_STATE = shared, base_state
     for var in THREAD_ENV_VARS:
         os.environ[var] = "1"
     os.environ.setdefault("MPLBACKEND", "Agg")
@@ -324,9 +351,22 @@ def _plain(v: Any) -> Any:
     return re.sub(r" at 0x[0-9a-fA-F]+", "", out) if isinstance(out, str) else out
 
 
-def _claim_task(path: str, index: int, claim_id: str, settings: Settings) -> ClaimResult:
-    """Run claim number ``index`` of the script at ``path`` (in a worker)."""
+def _claim_task(path: str, index: int, claim_id: str, settings: Settings,
+                slot: int | None = None) -> ClaimResult:
+    """Run claim number ``index`` of the script at ``path`` (in a worker); ``slot``: its place
+    in the shared progress array, where the cases done are counted as they are recorded."""
     t0 = time.perf_counter()
+    shared = _SHARED if slot is not None else None
+    previous_hook = None
+    if shared is not None:
+        n = len(shared) // 2
+        shared[n + slot] = 1
+
+        def hook(cases: int) -> None:
+            shared[slot] = cases
+
+        previous_hook = claims.set_case_hook(hook)
+    _restore_numeric_state(_BASE_STATE)
     try:
         with contextlib.redirect_stdout(sys.stderr):
             specs = claims.checks_in(_cached_module(path))
@@ -339,12 +379,20 @@ def _claim_task(path: str, index: int, claim_id: str, settings: Settings) -> Cla
     except BaseException:  # noqa: BLE001 -- SystemExit and friends are errors of the check
         res = error_result(claim_id, "the check could not be run in its worker", _format_exc())
         res.seconds = time.perf_counter() - t0
+    finally:
+        if shared is not None:
+            claims.set_case_hook(previous_hook)
+            shared[len(shared) // 2 + slot] = 2
     return _picklable(res, settings)
 
 
-def _figures_task(path: str, settings: Settings) -> tuple[list[str], str | None, float]:
+def _figures_task(path: str, settings: Settings, slot: int | None = None
+                  ) -> tuple[list[str], str | None, float]:
     """Call the script's ``figures(settings)`` (in a worker): (paths, traceback, seconds)."""
     t0 = time.perf_counter()
+    if _SHARED is not None and slot is not None:
+        _SHARED[len(_SHARED) // 2 + slot] = 1
+    _restore_numeric_state(_BASE_STATE)
     try:
         with contextlib.redirect_stdout(sys.stderr):
             Path(settings.figures_dir).mkdir(parents=True, exist_ok=True)
@@ -377,19 +425,27 @@ class _Task:
 
 
 def _execute(tasks: list[_Task], jobs: int,
-             done: Callable[[_Task, Any, BaseException | None], None]) -> None:
-    """Run ``tasks`` in a process pool; ``done(task, value, exception)`` is called in this
-    process for each as it finishes.  A task whose worker dies gets a ``BrokenProcessPool``."""
+             done: Callable[[_Task, Any, BaseException | None], None],
+             initargs: tuple = (), tick: Callable[[], None] | None = None,
+             mp_ctx: Any = None) -> None:
+    """Run ``tasks`` in a process pool, submitted in list order; ``done(task, value,
+    exception)`` is called in this process for each as it finishes, ``tick()`` about twice a
+    second while they run (a status line).  ``initargs`` go to every worker's initializer.
+    A task whose worker dies gets a ``BrokenProcessPool``."""
     if not tasks:
         return
-    ctx = _mp_context()
+    ctx = mp_ctx if mp_ctx is not None else _mp_context()
     broken: list[_Task] = []
-    pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx, initializer=_init_worker)
+    pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx, initializer=_init_worker,
+                               initargs=initargs)
     try:
         futures = {pool.submit(t.fn, *t.args): (i, t) for i, t in enumerate(tasks)}
         pending = set(futures)
         while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            finished, pending = wait(pending, timeout=0.5 if tick else None,
+                                     return_when=FIRST_COMPLETED)
+            if tick is not None:
+                tick()
             for fut in sorted(finished, key=lambda f: futures[f][0]):
                 t = futures[fut][1]
                 exc = fut.exception()
@@ -402,11 +458,12 @@ def _execute(tasks: list[_Task], jobs: int,
         raise
     pool.shutdown(wait=True)
     if broken:
-        _execute_isolated(broken, jobs, ctx, done)
+        _execute_isolated(broken, jobs, ctx, done, initargs)
 
 
 def _execute_isolated(tasks: list[_Task], jobs: int, ctx: Any,
-                      done: Callable[[_Task, Any, BaseException | None], None]) -> None:
+                      done: Callable[[_Task, Any, BaseException | None], None],
+                      initargs: tuple = ()) -> None:
     """Each task in its own single-worker pool (at most ``jobs`` at a time): after a worker
     died, this finds which task killed it without taking the others down with it."""
     queue = list(tasks)
@@ -415,7 +472,8 @@ def _execute_isolated(tasks: list[_Task], jobs: int, ctx: Any,
         while queue or active:
             while queue and len(active) < max(1, jobs):
                 t = queue.pop(0)
-                p = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_init_worker)
+                p = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_init_worker,
+                                        initargs=initargs)
                 active[p.submit(t.fn, *t.args)] = (t, p)
             finished, _ = wait(active, return_when=FIRST_COMPLETED)
             for fut in finished:
@@ -435,29 +493,36 @@ def _execute_isolated(tasks: list[_Task], jobs: int, ctx: Any,
 
 
 class _Progress:
-    def __init__(self, total: int, enabled: bool, stream: Any = None):
+    """Progress of a run on ``stream`` (stderr): one line per finished claim (and per script's
+    figures) everywhere -- CI logs stay one line per claim -- and, on a terminal only, a status
+    line rewritten in place: claims done, elapsed time, an estimate of what is left (from the
+    previous run's durations, rescaled by how fast this run goes) and the running claims with
+    their cases done so far."""
+
+    def __init__(self, total: int, enabled: bool, stream: Any = None, jobs: int = 1):
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled
         self.total = total
         self.count = 0
+        self.jobs = max(1, jobs)
         self.tty = enabled and hasattr(self.stream, "isatty") and self.stream.isatty()
         self._status_shown = False
+        self.t0 = time.perf_counter()
 
     def _clear(self) -> None:
         if self._status_shown:
             self.stream.write("\r\x1b[K")
             self._status_shown = False
 
-    def script_done(self, s: ScriptRun, seconds: float) -> None:
+    def claim_done(self, script: str, res: ClaimResult) -> None:
+        """The permanent line of a finished claim."""
         if not self.enabled:
             return
         self.count += 1
-        n = len(s.results)
         w = len(str(self.total))
-        what = "import error" if s.import_error else f"{n} claim{'s' if n != 1 else ''}"
         self._clear()
-        self.stream.write(f"[{self.count:>{w}}/{self.total}] {s.name:<24} {what:<12}  "
-                          f"{s.status:<5} {seconds:6.1f} s\n")
+        self.stream.write(f"[{self.count:>{w}}/{self.total}] {res.id:<18} {res.status:<7} "
+                          f"{len(res.cases):>6} cases {res.seconds:8.1f} s  {script}\n")
         self.stream.flush()
 
     def line(self, text: str) -> None:
@@ -468,9 +533,12 @@ class _Progress:
         self.stream.flush()
 
     def status(self, text: str) -> None:
-        """A transient status line (TTY only)."""
+        """A transient status line (TTY only), cut to the terminal's width."""
         if self.tty:
-            self.stream.write("\r\x1b[K" + text)
+            import shutil
+
+            width = max(20, shutil.get_terminal_size((100, 24)).columns - 1)
+            self.stream.write("\r\x1b[K" + text[:width])
             self.stream.flush()
             self._status_shown = True
 
@@ -478,6 +546,36 @@ class _Progress:
         if self.enabled:
             self._clear()
             self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    s = int(round(max(0.0, seconds)))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+def estimate_left(expected: list[float | None], done: list[float | None], running: list[float],
+                  jobs: int) -> float | None:
+    """Seconds left, estimated: ``expected`` the previous durations of the tasks not finished
+    (None: unknown), ``done`` (previous, actual) pairs of the finished ones' durations (previous
+    may be None), ``running`` how long each running task has run (in the order of the first
+    entries of ``expected``).  The previous durations are rescaled by this run's speed so far
+    (actual / previous over the finished tasks, within [1/4, 4]); unknown ones count as the mean
+    finished duration.  None when nothing is known yet."""
+    pairs = [(p, a) for p, a in done if p is not None and p > 0]
+    scale = 1.0
+    if pairs:
+        scale = min(4.0, max(0.25, sum(a for _, a in pairs) / sum(p for p, _ in pairs)))
+    actual = [a for _, a in done]
+    fallback = sum(actual) / len(actual) if actual else None
+    rem = []
+    for i, e in enumerate(expected):
+        e = e * scale if e is not None else fallback
+        if e is None:
+            return None
+        rem.append(max(0.0, e - (running[i] if i < len(running) else 0.0)))
+    if not rem:
+        return 0.0
+    return max(max(rem), sum(rem) / max(1, jobs))
 
 
 # --------------------------------------------------------------------------------------------
@@ -506,9 +604,14 @@ def _duplicates(scripts: list[Script]) -> dict[str, list[str]]:
     return {i: where for i, where in seen.items() if len(where) > 1}
 
 
+def figures_key(script: str) -> str:
+    """The key of a script's figures in the durations of :func:`reproduce`."""
+    return f"{script}:figures"
+
+
 class _ClaimRun:
-    """The bookkeeping of one reproduce: a result slot per (script, claim), the scripts closed
-    (reported) as their last claim finishes, progress lines."""
+    """The bookkeeping of one reproduce: a result slot per (script, claim), the figures of each
+    script, the scripts closed as their last task finishes, progress."""
 
     def __init__(self, scripts: list[Script], root: Path, settings: Settings,
                  only: list[str] | None, figures: bool):
@@ -537,15 +640,25 @@ class _ClaimRun:
         self.selected = [s for s in scripts if s.error is not None
                          or any(n == s.name for n, _ in self.slots)
                          or (figures and only is None and s.has_figures)]
-        self.remaining = {s.name: sum(1 for t in self.tasks if t.key[0] == s.name)
+        self.n_claims = len(self.tasks)
+        if figures:
+            self.tasks += [_Task(s.name, _figures_task, (str(s.path), settings))
+                           for s in self.selected if s.error is None and s.has_figures]
+        self.remaining = {s.name: sum(1 for t in self.tasks if _task_script(t) == s.name)
                           for s in self.selected}
+        self.figures_made: dict[str, tuple[list[str], str | None, float]] = {}
         self.done = 0
         self.progress: _Progress | None = None
 
     def start(self, progress: _Progress) -> None:
         self.progress = progress
-        for s in self.selected:  # nothing to run: import errors, duplicates only
-            if self.remaining[s.name] == 0:
+        for s in self.selected:
+            if s.error is not None:
+                progress.line(f"  {s.name}: import error")
+            for (name, _), res in self.slots.items():  # duplicates: errors without a run
+                if name == s.name and res is not None:
+                    progress.line(f"  {res.id}: error ({res.reason})")
+            if self.remaining[s.name] == 0:  # nothing to run: import errors, duplicates only
                 self._close(s.name)
 
     def _close(self, name: str) -> None:
@@ -553,9 +666,27 @@ class _ClaimRun:
         if sr.import_error is None:
             sr.results = [self.slots[key] for key in sorted(self.slots) if key[0] == name]
         sr.seconds = sum(r.seconds for r in sr.results)
-        self.progress.script_done(sr, sr.seconds)
+        made = self.figures_made.get(name)
+        if made is not None:
+            files, err, secs = made
+            sr.figures = [_display_path(Path(f), self.root) for f in files]
+            sr.seconds += secs
+            if err is not None:
+                sr.results.append(error_result(f"{sr.name}:figures", f"figures() of {sr.path} raised",
+                                               err, paper=f"figures of {sr.path}", section="run"))
+                sr.results[-1].seconds = secs
 
-    def claim_done(self, task: _Task, value: Any, exc: BaseException | None) -> None:
+    def task_done(self, task: _Task, value: Any, exc: BaseException | None) -> None:
+        if task.fn is _figures_task:
+            self._figure_done(task, value, exc)
+        else:
+            self._claim_done(task, value, exc)
+        name = _task_script(task)
+        self.remaining[name] -= 1
+        if self.remaining[name] == 0:
+            self._close(name)
+
+    def _claim_done(self, task: _Task, value: Any, exc: BaseException | None) -> None:
         name, k = task.key
         claim_id = task.args[2]
         if exc is None and isinstance(value, ClaimResult):
@@ -571,13 +702,9 @@ class _ClaimRun:
             res.routes = _spec_routes(self.scripts, name, k)
         self.slots[(name, k)] = res
         self.done += 1
-        self.remaining[name] -= 1
-        self.progress.status(f"  {self.done}/{len(self.tasks)} claims done")
-        if self.remaining[name] == 0:
-            self._close(name)
+        self.progress.claim_done(name, res)
 
-    def figure_done(self, task: _Task, value: Any, exc: BaseException | None) -> None:
-        sr = self.runs[task.key]
+    def _figure_done(self, task: _Task, value: Any, exc: BaseException | None) -> None:
         if exc is None:
             files, err, secs = value
         else:
@@ -585,31 +712,88 @@ class _ClaimRun:
             err = ("the worker process making the figures died\n" + repr(exc)
                    if isinstance(exc, BrokenProcessPool)
                    else "".join(traceback.format_exception(exc)))
-        sr.figures = [_display_path(Path(f), self.root) for f in files]
-        sr.seconds += secs
-        if err is not None:
-            sr.results.append(error_result(f"{sr.name}:figures", f"figures() of {sr.path} raised",
-                                           err, paper=f"figures of {sr.path}", section="run"))
-            sr.results[-1].seconds = secs
-        self.progress.line(f"        figures {sr.name}: {len(files)} file"
+        self.figures_made[task.key] = (files, err, secs)
+        self.progress.line(f"        figures {task.key}: {len(files)} file"
                            f"{'s' if len(files) != 1 else ''}{'  ERROR' if err else ''}  {secs:.1f} s")
 
-    def figure_tasks(self) -> list[_Task]:
-        return [_Task(s.name, _figures_task, (str(s.path), self.settings))
-                for s in self.selected if s.error is None and s.has_figures]
+
+def _task_script(task: _Task) -> str:
+    return task.key if task.fn is _figures_task else task.key[0]
+
+
+def _task_name(task: _Task) -> str:
+    return figures_key(task.key) if task.fn is _figures_task else task.args[2]
+
+
+def schedule(tasks: list[_Task], durations: dict[str, float] | None) -> list[_Task]:
+    """Longest first by the previous durations (claims and figures alike, so a long figure
+    does not start last); tasks without a previous duration first (they may be long); stable
+    otherwise.  Without durations, the figures after the claims."""
+    if not durations:
+        return list(tasks)
+    return sorted(tasks, key=lambda t: -durations.get(_task_name(t), float("inf")))
+
+
+class _Tracker:
+    """The parent's view of the running tasks for the status line: the shared array the
+    workers write (cases done, running flag) and when each task was first seen running."""
+
+    def __init__(self, state: _ClaimRun, tasks: list[_Task], shared: Any, jobs: int,
+                 durations: dict[str, float] | None, progress: _Progress):
+        self.state, self.tasks, self.shared, self.jobs = state, tasks, shared, jobs
+        self.durations = durations or {}
+        self.progress = progress
+        self.seen: dict[int, float] = {}
+        self.finished: dict[int, float] = {}
+
+    def done(self, task: _Task, value: Any, exc: BaseException | None) -> None:
+        i = task.args[-1]
+        secs = value.seconds if isinstance(value, ClaimResult) else (
+            value[2] if isinstance(value, tuple) and len(value) == 3 else 0.0)
+        self.finished[i] = float(secs or 0.0)
+        self.state.task_done(task, value, exc)
+        self.tick()
+
+    def tick(self) -> None:
+        if not self.progress.tty:
+            return
+        now = time.perf_counter()
+        n = len(self.tasks)
+        running = []
+        for i in range(n):
+            if i not in self.finished and self.shared[n + i] == 1:
+                self.seen.setdefault(i, now)
+                running.append(i)
+        pending = [i for i in range(n) if i not in self.finished]
+        pending.sort(key=lambda i: (i not in running))
+        left = estimate_left([self.durations.get(_task_name(self.tasks[i])) for i in pending],
+                             [(self.durations.get(_task_name(self.tasks[i])), s)
+                              for i, s in self.finished.items()],
+                             [now - self.seen[i] for i in running], self.jobs)
+        eta = f", ~{_clock(left)} left" if left is not None else ""
+        parts = []
+        for i in running:
+            t = self.tasks[i]
+            what = f"{_task_name(t)}" if t.fn is _figures_task else f"{t.args[2]} {self.shared[i]} cases"
+            parts.append(f"{what} {now - self.seen[i]:.0f} s")
+        self.progress.status(f"  {self.state.done}/{self.state.n_claims} claims, "
+                             f"{_clock(now - self.progress.t0)} elapsed{eta}"
+                             + (f"  | {'; '.join(parts)}" if parts else ""))
 
 
 def reproduce(settings: Settings, jobs: int | None = None, only_ids: Iterable[str] | None = None,
               progress: bool = True, figures: bool | None = None,
               root: str | os.PathLike | None = None, stream: Any = None,
               durations: dict[str, float] | None = None) -> Run:
-    """Run every claim of every check script (or only ``only_ids``), then the figures.
+    """Run every claim of every check script (or only ``only_ids``), and the figures.
 
     ``figures=None`` makes figures unless ``settings.figures_dir`` is empty (or the settings
     carry ``figures = False``).  Progress lines go to ``stream`` (default stderr).
-    ``durations`` (claim id -> seconds, e.g. from the previous run's reports) only orders the
-    work, longest first, so that a long claim does not start last; results do not depend on
-    it."""
+    Claims and figures are tasks of one pool, so both cores stay busy to the end;
+    ``durations`` (claim id or ``<script>:figures`` -> seconds, e.g. from the previous run's
+    reports: :func:`countdp.harness.report.previous_durations`) orders them, longest first, and
+    feeds the estimate of the time left.  Results do not depend on the order or on ``jobs``:
+    every claim starts from the same numeric state, and results are put back in source order."""
     t_start = time.perf_counter()
     root = Path(root) if root is not None else find_checks_dir()
     jobs = jobs or os.cpu_count() or 1
@@ -622,14 +806,16 @@ def reproduce(settings: Settings, jobs: int | None = None, only_ids: Iterable[st
         figures = bool(getattr(settings, "figures", True)) and bool(settings.figures_dir)
     scripts = discover(root)
     state = _ClaimRun(scripts, root, settings, only, figures)
-    prog = _Progress(len(state.selected), progress, stream)
+    tasks = schedule(state.tasks, durations)
+    # each task learns its slot in the shared progress array (last argument)
+    tasks = [_Task(t.key, t.fn, (*t.args, i)) for i, t in enumerate(tasks)]
+    prog = _Progress(state.n_claims, progress, stream, jobs)
     state.start(prog)
-    if durations:
-        # unknown durations first (they may be long), then longest first; stable otherwise
-        state.tasks.sort(key=lambda t: -durations.get(t.args[2], float("inf")))
-    _execute(state.tasks, jobs, state.claim_done)
-    if figures:
-        _execute(state.figure_tasks(), jobs, state.figure_done)
+    ctx = _mp_context()
+    shared = ctx.RawArray("q", 2 * len(tasks)) if tasks else None
+    tracker = _Tracker(state, tasks, shared, jobs, durations, prog)
+    _execute(tasks, jobs, tracker.done, initargs=(shared, _numeric_state()),
+             tick=tracker.tick if prog.tty else None, mp_ctx=ctx)
     prog.finish()
     return Run(settings=settings, scripts=[state.runs[s.name] for s in state.selected],
                missing=_catalogue_missing(scripts, only), seconds=time.perf_counter() - t_start,
@@ -692,9 +878,32 @@ def find_claim(claim_id: str, root: str | os.PathLike | None = None
     return found, [s for s in scripts if s.error is not None]
 
 
+class _CheckStatus:
+    """The status line of ``countdp check`` on a terminal: cases done and elapsed time,
+    rewritten at most five times a second."""
+
+    def __init__(self, claim_id: str, stream: Any):
+        self.claim_id, self.stream = claim_id, stream
+        self.t0 = self.last = time.perf_counter()
+
+    def __call__(self, cases: int) -> None:
+        now = time.perf_counter()
+        if now - self.last >= 0.2:
+            self.last = now
+            self.stream.write(f"\r\x1b[K  {self.claim_id}: {cases} cases, {_clock(now - self.t0)} elapsed")
+            self.stream.flush()
+
+    def clear(self) -> None:
+        self.stream.write("\r\x1b[K")
+        self.stream.flush()
+
+
 def check_claim(claim_id: str, settings: Settings | None = None,
-                root: str | os.PathLike | None = None) -> tuple[ClaimResult, str | None]:
-    """:func:`check`, also returning the name of the script that declares the claim."""
+                root: str | os.PathLike | None = None, progress: bool | None = None,
+                stream: Any = None) -> tuple[ClaimResult, str | None]:
+    """:func:`check`, also returning the name of the script that declares the claim.
+    ``progress``: a status line (cases done, elapsed) on ``stream`` (default stderr) while the
+    check runs; ``None``: only when that stream is a terminal."""
     if claim_id not in CATALOGUE:
         raise KeyError(claim_id)
     settings = settings or Settings()
@@ -713,8 +922,18 @@ def check_claim(claim_id: str, settings: Settings | None = None,
         return ClaimResult(claim_id, info.paper, info.section, "missing", [],
                            reason="not yet checked: no script in paper_checks/ declares it"), None
     script, spec = found[0]
-    with contextlib.redirect_stdout(sys.stderr):
-        return claims.run_check(spec, settings), script.name
+    stream = stream if stream is not None else sys.stderr
+    if progress is None:
+        progress = hasattr(stream, "isatty") and stream.isatty()
+    status = _CheckStatus(claim_id, stream) if progress else None
+    previous = claims.set_case_hook(status) if status else None
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            return claims.run_check(spec, settings), script.name
+    finally:
+        if status:
+            claims.set_case_hook(previous)
+            status.clear()
 
 
 def check(claim_id: str, settings: Settings | None = None,

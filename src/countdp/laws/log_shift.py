@@ -21,6 +21,9 @@ class LogShiftDensity(Density):
     where g has a kink (quadrature nodes)."""
 
     noise_kinks: tuple = ()
+    #: how the mechanism made (mu, s, c), for engines that recompute them exactly in balls
+    #: (a :class:`LogShiftOrigin`); None: the stored binary parameters are the law
+    origin: "LogShiftOrigin | None" = None
 
     def __init__(self, mu, s, c, lo=None, scale_name="s"):
         self.mu = mpmath.mpf(validate.real("mu", mu))
@@ -47,7 +50,9 @@ class LogShiftDensity(Density):
 
     def restricted_to_positive(self) -> "LogShiftDensity":
         """The same density on U > 0 only: the part of [U]_+ off its atom at 0 (eq 4)."""
-        return type(self)(self.mu, self.s, self.c, lo=0)
+        out = type(self)(self.mu, self.s, self.c, lo=0)
+        out.origin = self.origin
+        return out
 
     def mp_mass_at_or_below_zero(self):
         """P(U <= 0) = P(X <= (log c - mu)/s): the atom that clipping puts at 0."""
@@ -114,6 +119,42 @@ class LogShiftDensity(Density):
 
     def coordinate_key(self):
         return ("log-shift", float(self.c))
+
+class LogShiftOrigin:
+    """The exact construction of a log-shift law made by a count mechanism:
+    ``mu = log(k + c) + drift``, scale ``s``, shift ``c``, where ``drift`` and ``s`` are functions
+    of the mechanism's exact inputs (its r0, c as given: a float by its binary value).
+
+    The stored ``mu``, ``s`` of the law are these rounded to the working precision; an engine
+    that works in balls recomputes them at any precision with :meth:`mu`, :meth:`scale`,
+    :meth:`shift`, and computes the location difference of two laws of one ``family`` without
+    cancellation, ``mu_q - mu_p = log1p((k_q - k_p)/(k_p + c))`` (:meth:`location_gap`).
+    ``scale_ball()`` / ``drift_ball()`` return balls at the current ``flint.ctx.prec``."""
+
+    def __init__(self, family: tuple, k: int, c, scale_ball, drift_ball):
+        self.family, self.k, self.c = family, int(k), c
+        self._scale_ball, self._drift_ball = scale_ball, drift_ball
+
+    def scale(self):
+        return self._scale_ball()
+
+    def shift(self):
+        from ..numerics.contexts import to_arb
+
+        return to_arb(self.c)
+
+    def mu(self):
+        return (self.k + self.shift()).log() + self._drift_ball()
+
+    def location_gap(self, other: "LogShiftOrigin"):
+        """mu_other - mu_self as a ball (same family: the drifts cancel exactly)."""
+        if other.family != self.family:
+            return other.mu() - self.mu()
+        return ((other.k - self.k) / (self.k + self.shift())).log1p()
+
+    def __repr__(self) -> str:
+        return f"LogShiftOrigin({self.family!r}, k={self.k})"
+
 
 class LogShiftedGaussianDensity(LogShiftDensity):
     """eq (10): W ~ N(mu, s^2), i.e. ``f(u) = phi((log(u + c) - mu)/s) / (s (u + c))``."""

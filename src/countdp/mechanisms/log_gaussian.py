@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import formulas
 from ..laws import ClippedAtZero, IntegerLaw, LogShiftedGaussian
+from ..laws.log_shift import LogShiftOrigin
 from ..numerics import normal, validate
 from .count import CountMechanism, stochastic_round
 
@@ -34,6 +35,7 @@ class ShiftedLogGaussian(CountMechanism):
         super().__init__(r0, c, r)
         self.drift_factor = mpmath.mpf(validate.real("drift_factor", drift_factor))
         self._sigma_cache: dict[int, mpmath.mpf] = {}
+        self._sigma_balls: dict = {}
 
     # ---- calibration and budget ------------------------------------------------------------
     def mp_sigma(self):
@@ -42,6 +44,22 @@ class ShiftedLogGaussian(CountMechanism):
         if key not in self._sigma_cache:
             self._sigma_cache[key] = formulas.sigma(self.r0, self.c)
         return self._sigma_cache[key]
+
+    def sigma_ball(self):
+        """sigma of eq (3) as an Arb ball at the current ``flint.ctx.prec`` (cached)."""
+        from flint import ctx
+
+        key = ctx.prec
+        if key not in self._sigma_balls:
+            self._sigma_balls[key] = formulas.sigma.ball(self.r0, self.c)
+        return self._sigma_balls[key]
+
+    def drift_ball(self):
+        """The drift -drift_factor sigma^2 as a ball at the current ``flint.ctx.prec``."""
+        from ..numerics.contexts import to_arb
+
+        s = self.sigma_ball()
+        return -to_arb(self.drift_factor) * s * s
 
     @property
     def sigma(self) -> float:
@@ -89,7 +107,10 @@ class ShiftedLogGaussian(CountMechanism):
     def unclipped_law(self, n) -> LogShiftedGaussian:
         """U_n = (n+c) exp(sigma Z - sigma^2) - c (eq 4 before clipping)."""
         n = validate.count("n", n)
-        return LogShiftedGaussian(self.log_mean(n), self.mp_sigma(), self.c)
+        law = LogShiftedGaussian(self.log_mean(n), self.mp_sigma(), self.c)
+        law.density.origin = LogShiftOrigin(("shifted log-Gaussian", self.r0, self.c, self.drift_factor), n, self.c,
+                                            self.sigma_ball, self.drift_ball)
+        return law
 
     def released_law(self, n) -> ClippedAtZero:
         """The released [U_n]_+: atom at 0 of mass Phi((log(c/(n+c)) + sigma^2)/sigma) plus density."""
