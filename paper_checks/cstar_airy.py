@@ -925,6 +925,6 @@ def _bracket_figure(new_figure, const):
 
 
 if __name__ == "__main__":
-    from countdp.harness.runner import script_main
+    from countdp.harness.cli import script_main
 
     raise SystemExit(script_main(__file__))

@@ -1027,6 +1027,6 @@ def figures(settings):
 
 
 if __name__ == "__main__":
-    from countdp.harness.runner import script_main
+    from countdp.harness.cli import script_main
 
     raise SystemExit(script_main(__file__))

@@ -941,6 +941,6 @@ FAULTS = [
 
 
 if __name__ == "__main__":
-    from countdp.harness.runner import script_main
+    from countdp.harness.cli import script_main
 
     raise SystemExit(script_main(__file__))

@@ -143,3 +143,18 @@ def test_gap_over_tolerance_separates_monte_carlo_routes():
     assert res.worst.startswith("0.5") and "MC 0.9" in res.worst
     j = res.to_json()["worst_gap_over_tolerance"]
     assert j["deterministic"]["route"] == "quadrature" and j["monte_carlo"]["cases"] == 1
+
+
+def test_patched_runs_start_from_empty_library_caches():
+    """A value memoised before a patch must be recomputed under it (the fault would be missed
+    otherwise): every functools cache of the library is emptied."""
+    from countdp.mechanisms import airy as airy_mechanism
+
+    cached = [f for f in vars(airy_mechanism).values() if hasattr(f, "cache_info")]
+    assert cached
+    for f in cached:
+        f.cache_clear()
+    airy_mechanism.calibrate(0.1)
+    assert sum(f.cache_info().currsize for f in cached) > 0
+    assert fault_runs.clear_library_caches() > 0
+    assert sum(f.cache_info().currsize for f in cached) == 0

@@ -353,7 +353,7 @@ def test_script_runs_alone(tmp_path):
     root = make_root(tmp_path, {"a_pass": PASSING + '''
 if __name__ == "__main__":
     import sys
-    from countdp.harness.runner import script_main
+    from countdp.harness.cli import script_main
     raise SystemExit(script_main(sys.modules[__name__]))
 '''})
     src = str(Path(runner.__file__).resolve().parents[1])

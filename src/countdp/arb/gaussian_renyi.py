@@ -45,7 +45,7 @@ from typing import Callable
 
 from flint import acb, arb, ctx
 
-from ..numerics.contexts import Undecided, ball, to_arb
+from ..numerics.contexts import Undecided, ball
 from .integrals import quad_exp_tail_lower, quad_exp_tail_upper
 
 __all__ = ["GaussianPair", "PairRenyi", "IntegralSetup", "pair_renyi", "density_part", "atom_part", "expansion",

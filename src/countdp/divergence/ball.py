@@ -35,6 +35,7 @@ from flint import arb, ctx
 from ..arb.gaussian_renyi import GaussianPair, pair_renyi
 from ..laws import ClippedAtZero, ContinuousLaw, Gaussian, Law, LogShiftedGaussianDensity
 from ..numerics.contexts import Undecided, to_arb, to_fmpq
+from .value import Divergence, infinite as _infinite
 
 __all__ = ["ball_renyi", "ball_route_applies", "to_divergence_parts"]
 
@@ -117,7 +118,6 @@ def ball_renyi(P: Law, Q: Law, alpha, closed: bool = False):
     """D_alpha(P || Q) (alpha > 1, an mpmath number) as a :class:`Divergence` with a rigorous
     error bar; ``closed``: the closed-form route, else acb.integral (see the module docstring).
     ``ValueError`` when the pair is not covered."""
-    from .renyi import Divergence, _infinite
 
     alpha = mpmath.mpf(alpha)
     a, b = _gaussian_params(P), _gaussian_params(Q)

@@ -16,7 +16,7 @@ for alpha > 1, and the KL divergence ``int p log(p/q)`` as the limit alpha -> 1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import mpmath
 import numpy as np
@@ -25,37 +25,11 @@ from scipy import optimize
 from ..numerics import validate
 from ..laws import Density, Gaussian, Law, LogShiftedGaussian, PointMass
 from .. import formulas
+from ..laws.base import check_law
 
-INF = mpmath.mpf("inf")
+from .value import INF, Divergence, infinite as _infinite  # noqa: F401 (the result type)
 _QUAD_METHOD = "tanh-sinh"
 MAX_TERMS = 50_000  # integer laws: the most pmf terms a divergence sum may enumerate
-
-
-@dataclass
-class Divergence:
-    """A divergence value with its absolute error estimate and how it was obtained."""
-
-    value: mpmath.mpf
-    error: mpmath.mpf
-    method: str
-    alpha: object = None
-    reason: str | None = None
-
-    @property
-    def finite(self) -> bool:
-        return not mpmath.isinf(self.value)
-
-    def __float__(self) -> float:
-        return float(self.value)
-
-    def __repr__(self) -> str:
-        if not self.finite:
-            return f"Divergence(inf, reason={self.reason!r})"
-        return f"Divergence({mpmath.nstr(self.value, 12)} +/- {mpmath.nstr(self.error, 3)}, {self.method})"
-
-
-def _infinite(reason: str, alpha, method="support analysis") -> Divergence:
-    return Divergence(INF, mpmath.mpf(0), method, alpha, reason)
 
 
 # ============================================================================================
@@ -72,7 +46,7 @@ def renyi(P: Law, Q: Law, alpha, method: str = "auto") -> Divergence:
     proven bound) and ``"ball-closed"`` (rigorous: the closed form in Phi, in Arb balls); the
     two ball methods cover Gaussian-noise pairs -- Gaussians, log-shifted Gaussians and their
     releases clipped at 0 -- and raise ValueError otherwise (:mod:`countdp.divergence.ball`)."""
-    validate.law("P", P), validate.law("Q", Q)
+    check_law("P", P), check_law("Q", Q)
     alpha = mpmath.mpf(validate.order(alpha))
     validate.choice("method", method, ("auto", "closed", "quadrature", "ball", "ball-closed"))
     if method in ("ball", "ball-closed"):
@@ -90,7 +64,7 @@ def renyi(P: Law, Q: Law, alpha, method: str = "auto") -> Divergence:
 
 def kl(P: Law, Q: Law, method: str = "auto") -> Divergence:
     """KL(P || Q) = lim_{alpha -> 1} D_alpha(P || Q)."""
-    validate.law("P", P), validate.law("Q", Q)
+    check_law("P", P), check_law("Q", Q)
     validate.choice("method", method, ("auto", "closed", "quadrature"))
     if method in ("auto", "closed"):
         closed = _closed_form(P, Q, mpmath.mpf(1))
@@ -134,10 +108,9 @@ def _closed_form(P: Law, Q: Law, alpha) -> Divergence | None:
         return gaussian_renyi(alpha, P.mu, P.s, Q.mu, Q.s)
     if type(P) is LogShiftedGaussian and type(Q) is LogShiftedGaussian and P.c == Q.c:
         d = gaussian_renyi(alpha, P.mu, P.s, Q.mu, Q.s)
-        d.method = d.method.replace("eq (11)", "eq (12)") + " via the bijection u -> log(u+c) (eq 10)"
-        if d.finite:
-            d.error += location_conditioning(P.mu, Q.mu) * abs(d.value)
-        return d
+        method = d.method.replace("eq (11)", "eq (12)") + " via the bijection u -> log(u+c) (eq 10)"
+        error = d.error + location_conditioning(P.mu, Q.mu) * abs(d.value) if d.finite else d.error
+        return replace(d, error=error, method=method)
     if isinstance(P, PointMass) and isinstance(Q, PointMass):
         if P.x == Q.x:
             return Divergence(mpmath.mpf(0), mpmath.mpf(0), "identical point masses", alpha)
@@ -492,7 +465,7 @@ def renyi_product_2d(P1: Law, P2: Law, Q1: Law, Q2: Law, alpha) -> Divergence:
     density x atom, density x density); the density x density part is integrated as a genuine
     2-D integral (mpmath tanh-sinh in both integration coordinates), not factorised."""
     for name, law in (("P1", P1), ("P2", P2), ("Q1", Q1), ("Q2", Q2)):
-        validate.law(name, law)
+        check_law(name, law)
     alpha = mpmath.mpf(validate.order(alpha))
     for A, B in ((P1, Q1), (P2, Q2)):
         if A.integer or B.integer:

@@ -44,6 +44,7 @@ import numpy as np
 from scipy import optimize
 
 from ..laws import Law
+from ..laws.base import check_law
 from ..numerics import validate
 from ..numerics.estimate import Estimate
 from .location import location_loss_cgf, location_pair
@@ -165,7 +166,7 @@ class SupRatio:
 
 
 def _direction(P: Law, Q: Law, breakpoints, tail, location: bool = True) -> LossCgf:
-    validate.law("P", P), validate.law("Q", Q)
+    check_law("P", P), check_law("Q", Q)
     if location:
         loc = location_pair(P, Q)
         if loc is not None:

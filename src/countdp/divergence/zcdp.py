@@ -51,6 +51,7 @@ from ..numerics import validate
 from ..numerics.estimate import Estimate
 from ..numerics.optimize import maximise
 from ..numerics.tolerance import working_precision
+from ..laws.base import check_law
 
 INF = mpmath.mpf("inf")
 
@@ -267,7 +268,7 @@ def hockey_stick(P: Law, Q: Law, eps, method: str = "auto", with_mass: bool = Fa
     ``method``: ``"auto"`` (closed form when known, else atoms + quadrature), ``"closed"``,
     ``"quadrature"`` (never the closed form: an independent route).  ``with_mass`` also returns
     ``P(A)`` for the optimal set A (quadrature route only; it gives the slope in eps)."""
-    validate.law("P", P), validate.law("Q", Q)
+    check_law("P", P), check_law("Q", Q)
     eps = mpmath.mpf(validate.real("eps", eps, lo=0, lo_open=False))
     validate.choice("method", method, ("auto", "closed", "quadrature"))
     if method in ("auto", "closed"):
@@ -640,7 +641,7 @@ def eps_of_delta(P: Law, Q: Law, delta, method: str = "auto", both: bool = True,
     n the gap log((n+c)/(n-1+c)) between two stored means carries a relative error of about
     10^-dps log(n)/gap ~ 10^-dps n log n; choose dps so that this is negligible (30 digits leave
     ~20 at n = 10^6).  ``reason`` explains an infinite eps (an atom of P where Q has none)."""
-    validate.law("P", P), validate.law("Q", Q)
+    check_law("P", P), check_law("Q", Q)
     delta = mpmath.mpf(validate.real("delta", delta, lo=0, hi=1))
     rel_tol = validate.real("rel_tol", rel_tol, lo=0, hi=1)
     validate.choice("method", method, ("auto", "closed", "quadrature"))
@@ -824,7 +825,7 @@ def joint_renyi_2d(Ps: Sequence[Law], Qs: Sequence[Law], alpha, width: float = 1
         if not isinstance(laws, Sequence) or len(laws) != 2:
             raise ValueError(f"{name} must hold exactly two laws")
         for i, law in enumerate(laws):
-            validate.law(f"{name}[{i}]", law)
+            check_law(f"{name}[{i}]", law)
     P1, P2, Q1, Q2 = _split(Ps[0]), _split(Ps[1]), _split(Qs[0]), _split(Qs[1])
     for P, Q, i in ((P1, Q1, 1), (P2, Q2, 2)):
         if P.density is not None and (Q.density is None or not P.density.same_coordinate(Q.density)):
@@ -847,7 +848,7 @@ def log_likelihood_ratio(P: Law, Q: Law, y) -> np.ndarray:
     """The privacy-loss variable ``log(dP/dQ)(y)`` (float64, vectorised) for laws made of atoms and a
     density (points equal to an atom use the atom masses, the rest the densities).  ``+inf`` where
     Q has no mass, ``-inf`` where P has none."""
-    validate.law("P", P), validate.law("Q", Q)
+    check_law("P", P), check_law("Q", Q)
     if P.integer or Q.integer:
         raise ValueError("log_likelihood_ratio handles atoms + densities, not integer laws")
     y = np.asarray(y, dtype=float)

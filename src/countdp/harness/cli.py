@@ -19,6 +19,7 @@ import json
 import os
 import re
 import sys
+import types
 import tempfile
 from pathlib import Path
 
@@ -418,57 +419,55 @@ def cmd_budget(args) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(
-        prog=PROG,
-        description='Reproducible verification of "Better Privacy Guarantees for Larger Groups".')
-    from countdp.harness.provenance import provenance
+def _common(sp, seed: bool = True) -> None:
+    sp.add_argument("--root", metavar="DIR",
+                    help="project root holding paper_checks/ (default: found from the current "
+                         "directory, or $COUNTDP_ROOT)")
+    sp.add_argument("--dps", type=_dps, default=DEFAULT_DPS, metavar="N",
+                    help=f"working precision in decimal digits, 5..100 (default {DEFAULT_DPS})")
+    if seed:
+        sp.add_argument("--seed", type=_seed, default=DEFAULT_SEED, metavar="S",
+                        help=f"base seed of the Monte Carlo routes, >= 0 (default {DEFAULT_SEED})")
 
-    p.add_argument("--version", action="version", version=f"{PROG} {provenance().text}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
 
-    def common(sp, seed: bool = True):
-        sp.add_argument("--root", metavar="DIR",
-                        help="project root holding paper_checks/ (default: found from the "
-                             "current directory, or $COUNTDP_ROOT)")
-        sp.add_argument("--dps", type=_dps, default=DEFAULT_DPS, metavar="N",
-                        help=f"working precision in decimal digits, 5..100 (default {DEFAULT_DPS})")
-        if seed:
-            sp.add_argument("--seed", type=_seed, default=DEFAULT_SEED, metavar="S",
-                            help=f"base seed of the Monte Carlo routes, >= 0 (default {DEFAULT_SEED})")
+def _limit(sp) -> None:
+    sp.add_argument("--time-limit", type=_time_limit, default=DEFAULT_TIME_LIMIT, metavar="SEC",
+                    help=f"stop a claim still running after SEC seconds, with status error "
+                         f"(default {DEFAULT_TIME_LIMIT:g})")
 
-    def limit(sp):
-        sp.add_argument("--time-limit", type=_time_limit, default=DEFAULT_TIME_LIMIT, metavar="SEC",
-                        help=f"stop a claim still running after SEC seconds, with status error "
-                             f"(default {DEFAULT_TIME_LIMIT:g})")
 
-    def jobs(sp):
-        sp.add_argument("--jobs", "-j", type=_jobs_option, default=None, metavar="N",
-                        help=f"worker processes, 1..{jobs_max()} (default: number of cores)")
+def _jobs_arg(sp) -> None:
+    sp.add_argument("--jobs", "-j", type=_jobs_option, default=None, metavar="N",
+                    help=f"worker processes, 1..{jobs_max()} (default: number of cores)")
 
+
+def _add_list(sub) -> None:
     sp = sub.add_parser("list", help="every claim id, its place in the paper, and its script")
     sp.add_argument("--root", metavar="DIR", help="project root holding paper_checks/")
     sp.add_argument("--json", action="store_true", help="print JSON")
     sp.set_defaults(func=cmd_list)
 
+
+def _add_check(sub) -> None:
     sp = sub.add_parser("check", help="run the check of one claim and print it in full")
     sp.add_argument("claim_id", metavar="CLAIM_ID")
-    common(sp)
+    _common(sp)
     sp.add_argument("--quick", action="store_true", help="the quick (CI) parameter grid")
     sp.add_argument("--certify", action="store_true",
                     help="attach the ball-arithmetic certificates (the default; see --no-certify)")
     sp.add_argument("--no-certify", action="store_true", help="skip interval certification")
     sp.add_argument("--json", action="store_true", help="print the result as JSON")
-    limit(sp)
+    _limit(sp)
     sp.set_defaults(func=cmd_check)
 
+
+def _add_reproduce(sub) -> None:
     sp = sub.add_parser("reproduce", help="run every check, write reports/ and figures/")
-    common(sp)
+    _common(sp)
     sp.add_argument("--quick", action="store_true", help="quick mode: every claim, smaller grids")
     sp.add_argument("--no-certify", action="store_true", help="skip interval certification")
-    jobs(sp)
-    limit(sp)
+    _jobs_arg(sp)
+    _limit(sp)
     sp.add_argument("--reports", metavar="DIR", help="reports directory (default ROOT/reports)")
     sp.add_argument("--figures", metavar="DIR", help="figures directory (default ROOT/figures)")
     sp.add_argument("--no-figures", action="store_true", help="do not make figures")
@@ -482,30 +481,36 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     sp.set_defaults(func=cmd_reproduce)
 
+
+def _add_faults(sub) -> None:
     sp = sub.add_parser("faults", help="inject the fault catalogue: every plausible mistake must "
                         "make its claim fail")
     sp.add_argument("claim_ids", nargs="*", metavar="CLAIM_ID",
                     help="only the faults of these claims (default: all; only a full run writes "
                          "reports/faults.json)")
-    common(sp)
+    _common(sp)
     sp.add_argument("--quick", action="store_true", help="the quick (CI) parameter grids")
     sp.add_argument("--no-certify", action="store_true", help="do not run the certificates")
-    jobs(sp)
-    limit(sp)
+    _jobs_arg(sp)
+    _limit(sp)
     sp.add_argument("--reports", metavar="DIR",
                     help="reports directory: faults.json goes there, and the unpatched statuses "
                          "are read from a reproduce there in the same mode (default ROOT/reports)")
     sp.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     sp.set_defaults(func=cmd_faults)
 
+
+def _add_figures(sub) -> None:
     sp = sub.add_parser("figures", help="make the figures only (no claim is checked)")
-    common(sp)
+    _common(sp)
     sp.add_argument("--quick", action="store_true")
-    jobs(sp)
+    _jobs_arg(sp)
     sp.add_argument("--figures", metavar="DIR", help="figures directory (default ROOT/figures)")
     sp.add_argument("--quiet", "-q", action="store_true")
     sp.set_defaults(func=cmd_figures)
 
+
+def _add_budget(sub) -> None:
     sp = sub.add_parser("budget", help="sigma, v(n) and (with --delta) eps for your parameters")
     sp.add_argument("--r0", type=_real, required=True, help="calibration error level, 0 < r0 < r")
     sp.add_argument("--c", type=_real, required=True, help="shift c > 0")
@@ -518,6 +523,19 @@ def build_parser() -> argparse.ArgumentParser:
                          "to this many digits, at full range")
     sp.add_argument("--json", action="store_true", help="print JSON")
     sp.set_defaults(func=cmd_budget)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from countdp.harness.provenance import provenance
+
+    p = _Parser(
+        prog=PROG,
+        description='Reproducible verification of "Better Privacy Guarantees for Larger Groups".')
+    p.add_argument("--version", action="version", version=f"{PROG} {provenance().text}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for add in (_add_list, _add_check, _add_reproduce, _add_faults, _add_figures, _add_budget):
+        add(sub)
     return p
 
 
@@ -566,6 +584,56 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def script_main(script: str | os.PathLike | types.ModuleType, argv: list[str] | None = None
+                ) -> int:
+    """Entry point for running one check script alone::
+
+        if __name__ == "__main__":
+            from countdp.harness.cli import script_main
+            raise SystemExit(script_main(__file__))
+
+    Options: ``--quick --dps N --seed S --time-limit SEC --no-certify --json --figures DIR
+    --no-figures`` (checked as by the ``countdp`` command).
+    Runs the script's claims in this process, prints each result, makes the figures, and
+    returns 0 if all pass, 1 if any fails, 2 if any errors."""
+    import json
+
+    import mpmath
+
+    from countdp.harness import claims, report, runner
+    from countdp.harness.results import Settings
+
+    p = _Parser(prog=str(getattr(script, "__file__", script)))
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--dps", type=_dps, default=Settings.dps)  # the rules of the countdp command
+    p.add_argument("--seed", type=_seed, default=Settings.seed)
+    p.add_argument("--time-limit", type=_time_limit, default=DEFAULT_TIME_LIMIT)
+    p.add_argument("--no-certify", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--figures", default=None, help="figures directory (default: figures/)")
+    p.add_argument("--no-figures", action="store_true")
+    a = p.parse_args(argv)
+    module = script if isinstance(script, types.ModuleType) else runner.load_script(script)
+    path = Path(module.__file__)
+    figdir = a.figures or str(path.resolve().parent.parent / "figures")
+    settings = Settings(quick=a.quick, dps=a.dps, seed=a.seed, figures_dir=figdir,
+                        certify=not a.no_certify, time_limit=a.time_limit)
+    results = [claims.run_check(sp, settings) for sp in claims.checks_in(module)]
+    if a.json:
+        with mpmath.workdps(settings.dps):
+            print(json.dumps([r.to_json() for r in results], indent=1))
+    else:
+        for r in results:
+            print(report.format_result(r, settings, script=path.stem))
+            print()
+    if not a.no_figures and callable(getattr(module, "figures", None)):
+        Path(figdir).mkdir(parents=True, exist_ok=True)
+        for f in module.figures(settings) or []:
+            print(f"figure: {f}", file=sys.stderr)
+    statuses = {r.status for r in results}
+    return 2 if "error" in statuses else 1 if "fail" in statuses else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,8 +5,10 @@ assessed); then each fault runs the claim's check with the patch applied, stoppi
 failing case or control.  A fault is *caught* when the patched claim does not pass: a case or a
 control fails, a certificate is proved false, or the check errors (reported as such).
 
-Each patched run happens in a process forked for it alone, so a value a corrupted formula left in
-a cache never reaches another run.  Results: ``reports/faults.json`` and a per-claim
+Each patched run happens in a process forked for it alone, with the library's memo caches
+emptied first: a value cached before the patch is recomputed under it, and a value a corrupted
+formula leaves in a cache never reaches another run.  (A constant a module computes when it is
+imported is not reached: checks evaluate the formulas they test afresh.)  Results: ``reports/faults.json`` and a per-claim
 ``caught k / n`` with the missed faults named.
 """
 
@@ -140,7 +142,26 @@ def _outcome(flt: Fault, res, seconds: float) -> FaultOutcome:
     return FaultOutcome(flt.claim, flt.name, flt.kind, True, how, reason, seconds)
 
 
+def clear_library_caches() -> int:
+    """Empty every memo (``functools`` cache) of the library's modules and classes, so that a
+    patched run recomputes what the patch corrupts instead of reading a value cached before it;
+    returns how many caches were cleared."""
+    n = 0
+    for name, mod in list(sys.modules.items()):
+        if not name.startswith("countdp.") or name.startswith("countdp.harness"):
+            continue
+        for obj in list(vars(mod).values()):
+            holders = [obj] + (list(vars(obj).values()) if isinstance(obj, type) else [])
+            for h in holders:
+                clear = getattr(h, "cache_clear", None)
+                if callable(clear):
+                    clear()
+                    n += 1
+    return n
+
+
 def _patched_run(path: str, index: int, settings: Settings):
+    clear_library_caches()
     module = runner._cached_module(path)
     flt = faults_in(module)[index]
     spec = _spec_for(module, flt.claim)

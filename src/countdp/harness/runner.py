@@ -946,56 +946,7 @@ def check(claim_id: str, settings: Settings | None = None,
     return check_claim(claim_id, settings, root)[0]
 
 
-def script_main(script: str | os.PathLike | types.ModuleType, argv: list[str] | None = None
-                ) -> int:
-    """Entry point for running one check script alone::
-
-        if __name__ == "__main__":
-            from countdp.harness.runner import script_main
-            raise SystemExit(script_main(__file__))
-
-    Options: ``--quick --dps N --seed S --time-limit SEC --no-certify --json --figures DIR
-    --no-figures`` (checked as by the ``countdp`` command).
-    Runs the script's claims in this process, prints each result, makes the figures, and
-    returns 0 if all pass, 1 if any fails, 2 if any errors."""
-    import json
-
-    import mpmath
-
-    from . import cli, report
-
-    p = cli._Parser(prog=str(getattr(script, "__file__", script)))
-    p.add_argument("--quick", action="store_true")
-    p.add_argument("--dps", type=cli._dps, default=Settings.dps)  # the rules of the countdp command
-    p.add_argument("--seed", type=cli._seed, default=Settings.seed)
-    p.add_argument("--time-limit", type=cli._time_limit, default=cli.DEFAULT_TIME_LIMIT)
-    p.add_argument("--no-certify", action="store_true")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--figures", default=None, help="figures directory (default: figures/)")
-    p.add_argument("--no-figures", action="store_true")
-    a = p.parse_args(argv)
-    module = script if isinstance(script, types.ModuleType) else load_script(script)
-    path = Path(module.__file__)
-    figdir = a.figures or str(path.resolve().parent.parent / "figures")
-    settings = Settings(quick=a.quick, dps=a.dps, seed=a.seed, figures_dir=figdir,
-                        certify=not a.no_certify, time_limit=a.time_limit)
-    results = [claims.run_check(sp, settings) for sp in claims.checks_in(module)]
-    if a.json:
-        with mpmath.workdps(settings.dps):
-            print(json.dumps([r.to_json() for r in results], indent=1))
-    else:
-        for r in results:
-            print(report.format_result(r, settings, script=path.stem))
-            print()
-    if not a.no_figures and callable(getattr(module, "figures", None)):
-        Path(figdir).mkdir(parents=True, exist_ok=True)
-        for f in module.figures(settings) or []:
-            print(f"figure: {f}", file=sys.stderr)
-    statuses = {r.status for r in results}
-    return 2 if "error" in statuses else 1 if "fail" in statuses else 0
-
-
 __all__ = [
     "Script", "find_checks_dir", "script_paths", "load_script", "discover", "reproduce",
-    "make_figures", "check", "check_claim", "find_claim", "single_thread_env", "script_main",
+    "make_figures", "check", "check_claim", "find_claim", "single_thread_env",
 ]

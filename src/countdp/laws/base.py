@@ -330,3 +330,8 @@ def _exact(v) -> Fraction:
         man, exp = mpmath.mpf(v).man_exp
         return Fraction(int(man)) * (Fraction(2) ** int(exp))
     raise validate.ParameterTypeError(f"table values (the pmf) must be real numbers, got {v!r:.40}")
+
+
+def check_law(name: str, x) -> "Law":
+    """``x`` after checking it is a :class:`Law` (ParameterTypeError naming ``name`` otherwise)."""
+    return validate.instance(name, x, Law, "a countdp.laws.Law")

@@ -10,13 +10,13 @@ import numpy as np
 
 from ..numerics import validate
 from ..numerics.montecarlo import MCEstimate, mc_mean
-from .base import Law
+from .base import Law, check_law
 
 
 def mc_abs_error(law: Law, n, rng: np.random.Generator, draws: int = 10**6) -> MCEstimate:
     """Monte Carlo of E|Y - n| for Y drawn from ``law`` (the mechanism's own sampler); ``rng``: a
     Generator, an integer seed or None; ``draws``: 2 .. 10^10."""
-    validate.law("law", law)
+    check_law("law", law)
     n = validate.count("n", n, hi=2 ** 53)  # |Y - n| in float64: n exact
     return mc_mean(lambda g, m: np.abs(law.sample(g, m) - n), rng, draws)
 
@@ -25,7 +25,7 @@ def quad_expectation(law: Law, g: Callable, breaks=()) -> tuple[mpmath.mpf, mpma
     """E g(Y) = sum_atoms g(x) p(x) + integral g(x) f(x) dx by mpmath quadrature in the law's
     integration coordinate, split at ``breaks`` (x-values, e.g. kinks of g).  Returns
     (value, error estimate)."""
-    validate.law("law", law)
+    check_law("law", law)
     validate.function("g", g)
     if isinstance(breaks, (str, bytes)) or not hasattr(breaks, "__iter__"):
         raise validate.ParameterTypeError(f"breaks must be an iterable of real numbers, got "

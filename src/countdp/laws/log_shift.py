@@ -6,7 +6,7 @@ import mpmath
 import numpy as np
 
 from ..numerics import normal, validate
-from .base import ContinuousLaw, Density, MixedLaw
+from .base import ContinuousLaw, Density, MixedLaw, check_law
 
 
 class LogShiftDensity(Density):
@@ -202,7 +202,7 @@ class ClippedAtZero(MixedLaw):
     atom ``P(U <= 0)`` at 0 plus U's density on ``(0, inf)`` (eq 4)."""
 
     def __init__(self, base: ContinuousLaw, name: str = "[exp(N(mu, s^2)) - c]_+"):
-        validate.law("base", base)
+        check_law("base", base)
         if not isinstance(base.density, LogShiftDensity):
             raise ValueError("base must be a law of exp(mu + s X) - c (a LogShiftDensity)")
         self.base = base

@@ -235,12 +235,10 @@ def size(x, name: str = "size"):
     return shape
 
 
-def law(name: str, x):
-    """``x`` after checking it is a :class:`countdp.laws.Law`."""
-    from ..laws.base import Law
-
-    if not isinstance(x, Law):
-        raise ParameterTypeError(f"{name} must be a countdp.laws.Law, got {_type_name(x)} {x!r:.40}")
+def instance(name: str, x, cls: type, what: str):
+    """``x`` after checking it is an instance of ``cls`` (described as ``what``)."""
+    if not isinstance(x, cls):
+        raise ParameterTypeError(f"{name} must be {what}, got {_type_name(x)} {x!r:.40}")
     return x
 
 
@@ -321,6 +319,6 @@ def _range(lo, hi, lo_open, hi_open) -> str:
     return " in " + _interval(lo, hi, lo_open, hi_open)
 
 
-__all__ = ["ParameterTypeError", "real", "count", "counts", "reals", "order", "rng", "size", "law",
+__all__ = ["ParameterTypeError", "real", "count", "counts", "reals", "order", "rng", "size", "instance",
            "function", "choice", "dps", "to_float", "floats", "INT64_MAX",
            "MAX_DRAWS", "MAX_SAMPLE", "DPS_MIN", "DPS_MAX"]
