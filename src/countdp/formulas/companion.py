@@ -96,3 +96,25 @@ def bounded_range_rho(ctx, eta):
     h = ctx.convert(eta)
     e1 = ctx.expm1(h)
     return h / e1 + ctx.log(e1 / h) - 1
+
+
+@formula
+def krr_chord_weight(ctx, eps, k):
+    """b = (k-2) e^{-eps/2}/2: k-RR's E_Q (p/q)^alpha is proportional to cosh((alpha - 1/2) eps) + b
+    (the k - 2 outputs with likelihood ratio 1 against the two with e^{+-eps}); the KL is the
+    tight rho when b <= 2 (countdp.arb.renyi_chord), so for every eps > 0 when k <= 6."""
+    return (ctx.convert(k) - 2) * ctx.exp(-ctx.convert(eps) / 2) / 2
+
+
+@formula
+def laplace_chord_weight(ctx, eps):
+    """c = eps/2: Mironov's E_Q (p/q)^alpha of the Laplace pair is e^{-eps/2} (cosh y + c sinh(y)/y),
+    y = (alpha - 1/2) eps (countdp.arb.renyi_chord)."""
+    return ctx.convert(eps) / 2
+
+
+@formula
+def discrete_laplace_chord_weight(ctx, eps, Delta):
+    """m = 1 - e^{-eps/Delta}: the discrete Laplace pair's sqrt(p q) on the Delta - 1 points strictly
+    between the two centres, relative to its value on each end class (countdp.arb.renyi_chord)."""
+    return -ctx.expm1(-ctx.convert(eps) / ctx.convert(Delta))
