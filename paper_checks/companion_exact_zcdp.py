@@ -21,8 +21,9 @@ import numpy as np
 
 from countdp import formulas
 from countdp.arb.renyi_chord import (chord_kl, discrete_laplace_lemma, krr_family_lemma, krr_sup_bracket,
-                                     krr_threshold_bracket, laplace_chord, laplace_family_lemma)
-from countdp.arb.verdicts import Verdict, decide_contains, enclosure, verdict_all
+                                     krr_threshold_bracket, laplace_chord, laplace_family_lemma,
+                                     two_point_sup_bracket)
+from countdp.arb.verdicts import Verdict, decide_contains, decide_le, enclosure, to_arb, verdict_all
 from countdp.divergence import renyi
 from countdp.divergence.tight_rho import mp_renyi, tight_rho
 from countdp.divergence.zcdp import zcdp_to_approx_dp
@@ -40,7 +41,7 @@ EPS_QUICK = [0.1, 1, 5]
 DELTAS = [1, 2, 3, 10, 100]
 KRR_K_MAX = 6        # the claim's range: the KL is the tight rho of k-RR for 2 <= k <= 6
 KRR_K_LAST = 20      # k beyond the range are scanned up to here
-THRESHOLD_TOL = 1e-2         # relative: near its threshold the engine decides on an excess ~ (eps - eps_k)^2
+THRESHOLD_TOL = 1e-4         # relative: near its threshold the engine decides on an excess ~ (eps - eps_k)^2
 KRR_THRESHOLDS_LOCATED = 14  # full mode: k beyond the range whose eps threshold the bisection locates
 RAPPOR_K_FULL = [2, 4, 8]
 RAPPOR_K_QUICK = [4]
@@ -149,12 +150,12 @@ def _cert_eps(cert):
     return CERT_EPS_QUICK if cert.quick else CERT_EPS_FULL
 
 
-def _agrees(cert, library, other) -> Verdict:
+def _agrees(library, other) -> Verdict:
     """The library's closed form (a ball at CERT_PREC) contains the value ``other()`` computes
     another way (at CERT_PREC + 64 bits): consistent, and disjoint balls disprove the formula."""
-    with cert.precision(CERT_PREC + 64):
+    with flint.ctx.workprec(CERT_PREC + 64):
         tight = other()
-    with cert.precision(CERT_PREC):
+    with flint.ctx.workprec(CERT_PREC):
         return decide_contains(library(), tight)
 
 
@@ -170,9 +171,9 @@ def laplace_sup_is_the_kl(cert):
                 f"chord lemma: T_N(c) = closed form with coefficients >= 0 (exact, N = 2..{n}; all N by the "
                 "closed form), so sup_alpha D_alpha/alpha = lim_(alpha -> 1) = KL", None, laplace_family_lemma(n))
     for eps in _cert_eps(cert):
-        vds = [_agrees(cert, lambda: formulas.laplace_kl.ball(eps), lambda: laplace_chord(2, eps)[1])]
+        vds = [_agrees(lambda: formulas.laplace_kl.ball(eps), lambda: laplace_chord(2, eps)[1])]
         for alpha in ("1.5", "2", "10"):
-            vds.append(_agrees(cert, lambda: (flint.arb(alpha) - 1) * formulas.laplace_renyi.ball(alpha, eps),
+            vds.append(_agrees(lambda: (flint.arb(alpha) - 1) * formulas.laplace_renyi.ball(alpha, eps),
                                lambda: laplace_chord(alpha, eps)[0]))
         with cert.precision(CERT_PREC):
             kl = formulas.laplace_kl.ball(eps)
@@ -265,7 +266,7 @@ def discrete_laplace_sup_is_the_kl(cert):
             cert.record(f"discrete Laplace Delta = {Delta}: D_alpha/alpha nonincreasing, every eps > 0",
                         res.note, None, res.verdict, boxes=res.boxes, N1=res.extra["N1"])
     for eps in _cert_eps(cert):
-        vds = [_agrees(cert, lambda: formulas.discrete_laplace_kl.ball(eps, D),
+        vds = [_agrees(lambda: formulas.discrete_laplace_kl.ball(eps, D),
                        lambda: chord_kl(*_dlap_chord(eps, D), eps)) for D in DELTAS]
         with cert.precision(CERT_PREC):
             kl = formulas.discrete_laplace_kl.ball(eps, 1)
@@ -346,18 +347,19 @@ def krr_sup_is_the_kl(cert):
                 cert.record(f"k = {k}: b < 2 for every eps > 0", "(k - 2)/2 <= 2 exactly and e^(-eps/2) < 1",
                             None, Verdict.PROVED_TRUE)
                 continue
-            brs = [krr_sup_bracket(e, k) for e in ("0.01", "0.1", "0.3")]
-            bad = next((br for br in brs if not br.at_one and br.verdict is Verdict.PROVED_TRUE), None)
+            brs = [(e, krr_sup_bracket(e, k)) for e in ("0.01", "0.1", "0.3")]
+            e, bad = next(((e, br) for e, br in brs if not br.at_one and br.verdict is Verdict.PROVED_TRUE),
+                          (None, None))
             cert.record(f"k = {k}: the KL is the tight rho for every eps > 0",
                         "disproved by a certified eps where sup_alpha D_alpha/alpha exceeds the KL",
                         None if bad is None else bad.sup[0],
                         Verdict.UNDECIDED if bad is None else Verdict.PROVED_FALSE,
-                        eps=None if bad is None else str(bad.eps), kl=None if bad is None else bad.kl)
+                        eps=e, kl=None if bad is None else bad.kl)
     for eps in _cert_eps(cert):
         vds = []
         for k in range(2, KRR_K_MAX + 1):
-            vds.append(_agrees(cert, lambda: formulas.krr_kl.ball(eps, k), lambda: _krr_from_probabilities(eps, k)[0]))
-            vds.append(_agrees(cert, lambda: formulas.krr_chord_weight.ball(eps, k),
+            vds.append(_agrees(lambda: formulas.krr_kl.ball(eps, k), lambda: _krr_from_probabilities(eps, k)[0]))
+            vds.append(_agrees(lambda: formulas.krr_chord_weight.ball(eps, k),
                                lambda: _krr_from_probabilities(eps, k)[1]))
         with cert.precision(CERT_PREC):
             kl = formulas.krr_kl.ball(eps, KRR_K_MAX)
@@ -529,8 +531,8 @@ def rappor_sup_is_the_kl(cert):
                 f"binary RR at eps/2 (b = 0) by the chord lemma (exact, N = 2..{n}; all N by induction); "
                 "D_alpha of the product pair = 2 D_alpha^bin (independent bits)", None, krr_family_lemma(n))
     for eps in _cert_eps(cert):
-        vds = [_agrees(cert, lambda: formulas.rappor_rho.ball(eps), lambda: 2 * _rappor_binary(eps)[0]),
-               _agrees(cert, lambda: _rappor_product_d2(eps, RAPPOR_K_QUICK[0]), lambda: 2 * _rappor_binary(eps)[1])]
+        vds = [_agrees(lambda: formulas.rappor_rho.ball(eps), lambda: 2 * _rappor_binary(eps)[0]),
+               _agrees(lambda: _rappor_product_d2(eps, RAPPOR_K_QUICK[0]), lambda: 2 * _rappor_binary(eps)[1])]
         with cert.precision(CERT_PREC):
             rho = formulas.rappor_rho.ball(eps)
         cert.record(f"RAPPOR eps = {eps}: eps tanh(eps/4) = 2 KL^bin(eps/2), D_2 adds over the bits",
@@ -576,6 +578,42 @@ def bounded_range(check):
                   formulas.bounded_range_rho(eta), tol=1e-12 * float(formulas.bounded_range_rho(eta)),
                   route="random search (float scan)", note=f"best q = {np.round(found.q, 4).tolist()}")
     check.slack("search + engine equal the closed form to the search error (a Newton step on the precise value)")
+
+
+def _bounded_range_worst_pair(eta):
+    return formulas.bounded_range_worst_p.ball(eta), formulas.bounded_range_worst_q.ball(eta)
+
+
+def _two_point_gap_and_kl(eta):
+    """log(p/q) - log((1-p)/(1-q)) and KL(P||Q) of the closed-form worst pair (balls)."""
+    p, q = _bounded_range_worst_pair(eta)
+    hi, lo = (p / q).log(), ((1 - p) / (1 - q)).log()
+    return hi - lo, p * hi + (1 - p) * lo
+
+
+@certificate("hm.bounded_range", scope="instance")
+def bounded_range_worst_pair_is_tight_at_one(cert):
+    """At each eta of the grid, the two-point eta-range pair of largest KL (closed forms p*, q*:
+    formulas.bounded_range_worst_q/p; over two-point pairs the KL has one stationary point) has
+    log-likelihood ratios eta apart and KL = the library's closed form, and its sup over alpha sits
+    at alpha -> 1 in both directions (countdp.arb.renyi_chord: D_alpha/alpha is a chord slope of
+    J = K/s, concave from s = eta on when g(eta) < 0), so its tight rho is the closed form.
+    Scope: an instance -- that two-point pairs are the worst eta-bounded-range pairs is the
+    companion paper's reduction, not certified here, and only the grid's eta are decided."""
+    for eta in _cert_eps(cert):
+        vds = [_agrees(lambda: _two_point_gap_and_kl(eta)[0], lambda: to_arb(eta)),
+               _agrees(lambda: formulas.bounded_range_rho.ball(eta), lambda: _two_point_gap_and_kl(eta)[1])]
+        with cert.precision(CERT_PREC):
+            p, q = _bounded_range_worst_pair(eta)
+            rho = formulas.bounded_range_rho.ball(eta)
+            fwd, rev = two_point_sup_bracket(q, eta), two_point_sup_bracket(1 - p, eta)
+            for side in (fwd, rev):
+                vds.append(side.verdict if side.at_one else Verdict.UNDECIDED)
+            vds.append(decide_le(rev.kl, rho))
+        cert.record(f"eta = {eta}: the worst two-point pair's tight rho is the closed form",
+                    "log-ratios eta apart and KL = eta/(e^eta - 1) + log((e^eta - 1)/eta) - 1 (enclosed); "
+                    "sup over alpha at alpha -> 1 both ways (g(eta) < 0), the reverse KL below", rho,
+                    verdict_all(vds), reverse_kl=rev.kl)
 
 
 # ============================================================================================

@@ -14,7 +14,7 @@ from _ball_reference import exact
 from countdp import formulas
 from countdp.arb.renyi_chord import (chord_coefficient, chord_kl, coefficient_tail, discrete_laplace_lemma,
                                      krr_family_lemma, krr_sup_bracket, krr_threshold_bracket, laplace_chord,
-                                     laplace_family_lemma)
+                                     laplace_family_lemma, two_point_sup_bracket)
 from countdp.arb.verdicts import Verdict
 
 
@@ -99,3 +99,30 @@ def test_the_k_rr_sup_sits_at_one_in_the_claims_range_and_past_the_threshold():
         assert hi - lo < arb(10) ** -8
         assert not krr_sup_bracket(lo * arb("0.999"), 7).at_one and krr_sup_bracket(hi * arb("1.001"), 7).at_one
         assert krr_threshold_bracket(6) is None   # no threshold: at alpha -> 1 for every eps
+
+
+def _two_point_renyi_over_alpha(q, eta, alpha):
+    """D_alpha(P||Q)/alpha of the two-point pair straight from its masses (mpmath, 50 digits)."""
+    with mpmath.workdps(50):
+        q, eta, a = mpmath.mpf(q), mpmath.mpf(eta), mpmath.mpf(alpha)
+        c = -mpmath.log(1 - q + q * mpmath.exp(eta))
+        p = q * mpmath.exp(c + eta)
+        z = mpmath.log(p ** a * q ** (1 - a) + (1 - p) ** a * (1 - q) ** (1 - a))
+        return z / (a * (a - 1))
+
+
+def test_two_point_pairs_sit_at_one_for_the_worst_pair_and_move_for_a_lopsided_one():
+    with ctx.workprec(128):
+        for eta in ("0.1", "1", "5"):
+            q, p = formulas.bounded_range_worst_q.ball(eta), formulas.bounded_range_worst_p.ball(eta)
+            fwd = two_point_sup_bracket(q, eta)
+            assert fwd.at_one and fwd.kl.overlaps(formulas.bounded_range_rho.ball(eta))
+            assert two_point_sup_bracket(1 - p, eta).at_one
+        br = two_point_sup_bracket("0.02", "1")
+    assert not br.at_one and br.verdict is Verdict.PROVED_TRUE
+    with mpmath.workdps(50), ctx.workprec(200):
+        mid = mpmath.mpf(((br.alpha[0] + br.alpha[1]) / 2).mid().str(40, radius=False))
+        h = _two_point_renyi_over_alpha("0.02", 1, mid)
+        assert exact(h) < br.sup[1] and exact(h) > br.kl
+        assert _two_point_renyi_over_alpha("0.02", 1, mid * mpmath.mpf("0.98")) < h
+        assert _two_point_renyi_over_alpha("0.02", 1, mid * mpmath.mpf("1.02")) < h

@@ -88,7 +88,7 @@ def test_the_named_faults_are_caught(check_script):
 # ---- certificates ----------------------------------------------------------------------------
 
 SCOPES = {"hm.laplace": ["claim"], "hm.discrete_laplace": ["instance"], "hm.krr": ["claim"],
-          "hm.rappor": ["claim"], "hm.bounded_range": []}
+          "hm.rappor": ["claim"], "hm.bounded_range": ["instance"]}
 
 
 def test_certificate_scopes(check_spec):

@@ -62,6 +62,19 @@ positive zero y_c, so Psi is convex then concave.  ``S' = N(v)/(v - v0)^2`` with
 v_c and falls after, so S has one maximiser v* (where ``N = 0`` and ``S = Psi'``), found by
 bisection on the sign of N (:func:`krr_sup_bracket`).  The sup is ``eps^2 Psi'(v*)``; between a
 point with N > 0 and one with N < 0 it is bracketed by ``S`` (below) and ``Psi'`` (above).
+
+**Two-point pairs** (eta-bounded range; not swap-symmetric).  ``P = (p, 1-p)``, ``Q = (q, 1-q)``
+with ``log(p/q) = c + eta``, ``log((1-p)/(1-q)) = c``: ``sum p^alpha q^{1-alpha} = e^{alpha c}(1 - q + q
+e^{alpha eta})``, so with ``K(s) = log(1 - q + q e^s)`` (``c = -K(eta)``) and ``s = alpha eta``::
+
+    (alpha - 1) D_alpha(P||Q) = K(s) - alpha K(eta),    D_alpha/alpha = eta^2 (J(s) - J(eta))/(s - eta),
+
+``J = K/s``: a chord slope of J from eta.  ``J'' = g(s)/s^3`` with ``g = s^2 K'' - 2s K' + 2K``,
+``g' = s^2 K^(3)``, and ``K^(3) = pi(1 - pi)(1 - 2pi)`` (``pi = sigma(r + logit q)``) is > 0 for
+``r < -logit q`` and < 0 after: g rises then falls, ``g -> -inf`` (``J' ~ -log(q)/s^2``), so J is
+convex then concave with one inflection (none when q >= 1/2).  ``g(eta) < 0``: the sup is the
+KL ``eta K'(eta) - K(eta)``; else :func:`two_point_sup_bracket` brackets it like k-RR.  The reverse
+direction is the same family with ``q -> 1 - p`` (the high ratio is then on the other point).
 """
 
 from __future__ import annotations
@@ -76,7 +89,7 @@ from .ranges import RangeResult, bisect, split_at_midpoint, tally
 from .verdicts import Undecided, Verdict, decide_gt, decide_le, decide_lt, interval, to_arb, verdict_all
 
 __all__ = ["chord_coefficient", "krr_family_lemma", "laplace_family_lemma", "coefficient_tail",
-           "discrete_laplace_lemma", "chord_kl", "laplace_chord", "KrrSupBracket", "krr_sup_bracket",
+           "discrete_laplace_lemma", "chord_kl", "laplace_chord", "ChordSup", "krr_sup_bracket", "two_point_sup_bracket",
            "krr_threshold_bracket"]
 
 
@@ -205,18 +218,55 @@ def laplace_chord(alpha, eps) -> tuple[arb, arb]:
 
 
 @dataclass
-class KrrSupBracket:
-    """Certified location of sup_{alpha > 1} D_alpha/alpha for k-RR (module docstring)."""
+class ChordSup:
+    """Certified location of sup_{alpha > 1} D_alpha/alpha of one pair whose D_alpha/alpha is
+    ``scale`` times the chord slope of a function F from x0 (module docstring)."""
 
-    eps: object
-    k: int
-    b: arb
-    kl: arb
+    kl: arb                      # the limit alpha -> 1: scale F'(x0)
     at_one: bool                 # the sup is the KL (alpha -> 1); else the brackets below
-    verdict: Verdict             # every step decided
+    verdict: Verdict             # every step decided (for a finite maximiser: the sup exceeds the KL)
     alpha: tuple = ()            # (lo, hi) bracket of the maximiser alpha*
     sup: tuple = ()              # (lo, hi) bracket of the sup of D_alpha/alpha
     steps: int = 0
+
+
+def _chord_max(F, x0: arb, scale: arb, to_alpha, rel_width, max_steps: int) -> ChordSup:
+    """For F convex then concave on (x0, inf) with F'' > 0 just after x0 (the caller's proof): the
+    chord slope S(x) = (F(x) - F(x0))/(x - x0) has one maximiser, the zero of
+    N(x) = F'(x)(x - x0) - F(x) + F(x0) (N > 0 before, < 0 after), where S = F'.  Walk out from x0
+    to a point with N < 0, bisect on the sign of N; the sup is bracketed by S at the two ends
+    (below) and F' on the bracket (above)."""
+    f0, df0 = F(x0)
+    kl = scale * df0
+
+    def sign_n(x: arb) -> int:
+        f, df = F(x)
+        n = df * (x - x0) - f + f0
+        return 1 if n > 0 else -1 if n < 0 else 0
+
+    lo = hi = None
+    x = arb(x0.upper())
+    for _ in range(max_steps):
+        x = arb((x * arb(5) / 4).upper())
+        sg = sign_n(x)
+        if sg < 0:
+            hi = x
+            break
+        lo = x if sg > 0 else lo
+    if lo is None or hi is None:
+        return ChordSup(kl, False, Verdict.UNDECIDED)
+    steps = 0
+    while (hi - lo) > rel_width * lo and steps < max_steps:
+        mid = arb(((lo + hi) / 2).mid())
+        sg = sign_n(mid)
+        if sg == 0:
+            break
+        lo, hi = (mid, hi) if sg > 0 else (lo, mid)
+        steps += 1
+    s_ends = [(F(x)[0] - f0) / (x - x0) for x in (lo, hi)]
+    sup_lo = scale * arb(max(s_ends[0].lower(), s_ends[1].lower()))
+    sup_hi = scale * arb(F(interval(lo, hi))[1].upper())
+    return ChordSup(kl, False, decide_gt(sup_lo, kl), (to_alpha(lo), to_alpha(hi)), (sup_lo, sup_hi), steps)
 
 
 def _psi(v: arb, b: arb) -> tuple[arb, arb]:
@@ -231,50 +281,48 @@ def _p_b(y: arb, b: arb) -> arb:
     return y.sinh() * y.cosh() - y - b * (y * y.cosh() - y.sinh())
 
 
-def krr_sup_bracket(eps, k: int, rel_width=arb(2) ** -44, max_steps: int = 200) -> KrrSupBracket:
+def krr_sup_bracket(eps, k: int, rel_width=arb(2) ** -44, max_steps: int = 200) -> ChordSup:
     """Where sup_alpha D_alpha/alpha sits for k-RR at (eps, k): at alpha -> 1 when b <= 2 (the lemma)
-    or P_b(eps/2) >= 0 (Psi concave from v0 on); else brackets of alpha* and of the sup from the sign
-    of N (bisection to a relative width ``rel_width`` of y)."""
+    or P_b(eps/2) > 0 (Psi concave from v0 on); else (P_b(eps/2) < 0: Psi convex just after v0)
+    brackets of alpha* and of the sup, D_alpha/alpha = eps^2 S(v), alpha = sqrt(v)/eps + 1/2."""
     e = to_arb(eps)
     b = formulas.krr_chord_weight.ball(eps, k)
     y0 = e / 2
-    v0 = y0 * y0
-    psi0, dpsi0 = _psi(v0, b)
-    kl = e * e * dpsi0
+    F = lambda v: _psi(v, b)          # noqa: E731
     if decide_le(b, 2) is Verdict.PROVED_TRUE or decide_gt(_p_b(y0, b), 0) is Verdict.PROVED_TRUE:
-        return KrrSupBracket(eps, k, b, kl, True, Verdict.PROVED_TRUE)
+        return ChordSup(e * e * F(y0 * y0)[1], True, Verdict.PROVED_TRUE)
+    if decide_lt(_p_b(y0, b), 0) is not Verdict.PROVED_TRUE:
+        return ChordSup(e * e * F(y0 * y0)[1], False, Verdict.UNDECIDED)
+    return _chord_max(F, y0 * y0, e * e, lambda v: v.sqrt() / e + arb(1) / 2, rel_width, max_steps)
 
-    def sign_n(y: arb) -> int:
-        v = y * y
-        ps, dps = _psi(v, b)
-        n = dps * (v - v0) - ps + psi0
-        return 1 if n > 0 else -1 if n < 0 else 0
 
-    lo = hi = None
-    y = arb(y0.upper())
-    for _ in range(max_steps):            # walk out geometrically to a point with N < 0
-        y = arb((y * arb(5) / 4).upper())
-        sg = sign_n(y)
-        if sg < 0:
-            hi = y
-            break
-        lo = y if sg > 0 else lo
-    if lo is None or hi is None:
-        return KrrSupBracket(eps, k, b, kl, False, Verdict.UNDECIDED)
-    steps = 0
-    while (hi - lo) > rel_width * lo and steps < max_steps:
-        mid = arb(((lo + hi) / 2).mid())
-        sg = sign_n(mid)
-        if sg == 0:
-            break
-        lo, hi = (mid, hi) if sg > 0 else (lo, mid)
-        steps += 1
-    s_lo = [(_psi(y * y, b)[0] - psi0) / (y * y - v0) for y in (lo, hi)]
-    sup_lo = e * e * arb(max(s_lo[0].lower(), s_lo[1].lower()))
-    sup_hi = e * e * arb(_psi(interval(lo, hi) ** 2, b)[1].upper())
-    alpha = (lo / e + arb(1) / 2, hi / e + arb(1) / 2)
-    vd = decide_gt(sup_lo, kl)            # the sup leaves alpha -> 1: a point above the KL limit
-    return KrrSupBracket(eps, k, b, kl, False, vd, alpha, (sup_lo, sup_hi), steps)
+def _two_point_k(s: arb, q: arb) -> tuple[arb, arb, arb]:
+    """K(s) = log(1 - q + q e^s), K' = pi, K'' = pi (1 - pi) (pi = q e^s/(1 - q + q e^s))."""
+    d = 1 - q + q * s.exp()
+    pi = q * s.exp() / d
+    return d.log(), pi, pi * (1 - pi)
+
+
+def _two_point_j(s: arb, q: arb) -> tuple[arb, arb]:
+    """J(s) = K(s)/s and J'(s) = (s K' - K)/s^2."""
+    k, dk, _ = _two_point_k(s, q)
+    return k / s, (s * dk - k) / (s * s)
+
+
+def two_point_sup_bracket(q, eta, rel_width=arb(2) ** -44, max_steps: int = 200) -> ChordSup:
+    """Where sup_alpha D_alpha(P||Q)/alpha sits for the two-point pair with log-likelihood ratios
+    c + eta (Q-mass q) and c (module docstring): at alpha -> 1 if g(eta) < 0 (J concave from eta on),
+    else brackets, D_alpha/alpha = eta^2 S(s), alpha = s/eta."""
+    q, e = to_arb(q), to_arb(eta)
+    k, dk, ddk = _two_point_k(e, q)
+    g = e * e * ddk - 2 * e * dk + 2 * k
+    F = lambda s: _two_point_j(s, q)          # noqa: E731
+    kl = e * e * F(e)[1]
+    if decide_lt(g, 0) is Verdict.PROVED_TRUE:
+        return ChordSup(kl, True, Verdict.PROVED_TRUE)
+    if decide_gt(g, 0) is not Verdict.PROVED_TRUE:
+        return ChordSup(kl, False, Verdict.UNDECIDED)
+    return _chord_max(F, e, e * e, lambda s: s / e, rel_width, max_steps)
 
 
 def _at_one_sign(eps, k: int) -> int:

@@ -118,3 +118,22 @@ def discrete_laplace_chord_weight(ctx, eps, Delta):
     """m = 1 - e^{-eps/Delta}: the discrete Laplace pair's sqrt(p q) on the Delta - 1 points strictly
     between the two centres, relative to its value on each end class (countdp.arb.renyi_chord)."""
     return -ctx.expm1(-ctx.convert(eps) / ctx.convert(Delta))
+
+
+@formula
+def bounded_range_worst_q(ctx, eta):
+    """q* = (u* - 1)/(e^eta - 1), u* = eta/(1 - e^{-eta}): the Q-mass of the high-ratio point of the
+    two-point eta-range pair (log-likelihood ratios c + eta and c) of largest KL; over q the KL is
+    A(1 - 1/u) - log u with u = 1 + q(e^eta - 1), A = u*, whose derivative (A - u)/u^2 changes sign
+    once, at u = u*, where it equals :func:`bounded_range_rho`."""
+    h = ctx.convert(eta)
+    u = h / -ctx.expm1(-h)
+    return (u - 1) / ctx.expm1(h)
+
+
+@formula
+def bounded_range_worst_p(ctx, eta):
+    """p* = (u* - 1)/eta: the P-mass of the high-ratio point of the pair of :func:`bounded_range_worst_q`
+    (p* = q* e^{c + eta} with e^{-c} = u*)."""
+    h = ctx.convert(eta)
+    return (h / -ctx.expm1(-h) - 1) / h
