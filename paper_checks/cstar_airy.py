@@ -260,7 +260,7 @@ def score_is_strictly_subgaussian(cert):
     E s^2 = I, so the series of E cosh(us) and e^{I u^2/2} compare termwise.  The library's bound
     formula (formulas.airy_score_cgf_bound) is then compared with certified brackets of K_s(u) at a
     few u: above the upper end proves it is the bound, below the lower end disproves it."""
-    res = certify_score_subgaussian(k_quad=6 if cert.quick else 12, prec=64 if cert.quick else 96)
+    res = certify_score_subgaussian(k_quad=6 if cert.quick else 10, prec=64 if cert.quick else 96)
     for item in res.items():
         cert.record(**item)
     with cert.precision(res.prec):

@@ -61,7 +61,8 @@ K_s(alpha Delta)`` (docstring of :mod:`countdp.divergence.location`); with the c
 without any monotonicity of ``K_s(u)/u^2``.  For ``1 < alpha <= A``, ``Z(alpha) = (alpha-1) D_alpha``
 is convex with ``Z(1) = 0``, ``Z'(1) = KL`` and ``Z''(t) = Var_t(L) <= E_f[L^2 e^{(t-1)L}]``
 (``Z(t) >= 0``), so ``D_alpha/alpha <= max(KL, sup_{[1,A]} Z''/2)``.  With ``A = Delta^{-1/2}``,
-``|L| <= Delta(|s| + S' Delta)`` (``S' = sup |s'| < inf``: ``0 < s' = 2(R^2 - z)``, bounded by (R2))
+``|L| <= Delta(|s| + S' Delta)`` (``S' = sup |s'| < inf``: ``s' = 2(R^2 - z)`` is continuous and tends
+to 0 by (R2))
 and ``E e^{|s|} < inf``, dominated convergence gives ``sup_{[1,A]} Z''/Delta^2 -> I`` and
 ``KL/Delta^2 -> I/2``.  Hence ``sup_alpha D_alpha(f || f(. - Delta))/alpha = (I/2) Delta^2 (1 + o(1))``
 as ``Delta -> 0``: the uniform small-shift bound behind ``n^2 v(n) -> I/(2 b^2)``.
