@@ -9,6 +9,14 @@ ends (the KL limit and the D_inf tail), branch and bound with rigorous cell boun
 mpmath values at the maximiser -- and compared with the claimed closed form
 (countdp.formulas.companion).  Nothing assumes where the sup lies: the engine reports whether it
 sits at alpha -> 1 (then rho* is the KL) or at a finite alpha.
+
+Certificates (countdp.arb.renyi_chord): for a pair swapped by an involution of its outputs,
+D_alpha/alpha is a chord slope of log G, G an even cosh-transform of the privacy loss, and the sup
+sits at alpha -> 1 when log G is concave -- decided through the signs of its Taylor coefficients:
+for every eps for Laplace, RAPPOR and k-RR with k <= 6 (proofs), for every eps at the grid's Deltas
+for the discrete Laplace, for the worst two-point pair at the grid's eta for bounded range
+(instances).  Beyond k = 6 the k-RR maximiser, the sup and the eps threshold are bracketed, and
+the engine's values are compared with the brackets.
 """
 
 from __future__ import annotations
@@ -285,7 +293,8 @@ def discrete_laplace_sup_is_the_kl(cert):
     "tight-rho engine on the k-RR pmfs (exact sums, sup over alpha, both directions)",
     "Monte Carlo of the privacy loss through the k-RR sampler",
     "the claim's range k <= 6 against the engine: the sup sits at alpha -> 1 for every k in the range "
-    "and leaves it at k = 7 (the range is the largest the claim can state)",
+    "and leaves it at k = 7 (the range is the largest the claim can state); beyond it the engine's alpha*, "
+    "rho* and eps thresholds against certified brackets (countdp.arb.renyi_chord)",
 ])
 def krr(check):
     worst = 0.0
