@@ -126,3 +126,11 @@ def test_two_point_pairs_sit_at_one_for_the_worst_pair_and_move_for_a_lopsided_o
         assert exact(h) < br.sup[1] and exact(h) > br.kl
         assert _two_point_renyi_over_alpha("0.02", 1, mid * mpmath.mpf("0.98")) < h
         assert _two_point_renyi_over_alpha("0.02", 1, mid * mpmath.mpf("1.02")) < h
+
+
+def test_a_maximiser_just_above_alpha_one_is_still_bracketed():
+    # just below k = 7's threshold eps_7 = 0.43674754...: alpha* = 1.0019..., within 1.25 v0 of v0
+    with ctx.workprec(128):
+        br = krr_sup_bracket("0.4367", 7)
+    assert not br.at_one and br.verdict is Verdict.PROVED_TRUE
+    assert br.alpha[0] > 1 and br.alpha[1] < arb("1.01") and br.sup[0] > br.kl
