@@ -80,7 +80,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from flint import arb, ctx, fmpq, fmpq_poly
+from flint import arb, fmpq, fmpq_poly
 
 from .. import formulas
 from .ranges import RangeResult, bisect, split_at_midpoint, tally
