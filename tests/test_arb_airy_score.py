@@ -9,7 +9,7 @@ from flint import arb, ctx
 from _ball_reference import exact
 from countdp import formulas
 from countdp.arb.airy_score import (certify_score_subgaussian, large_alpha_bound, moment_tail, quadrature_tail,
-                                    score_moment)
+                                    score_moment_enclosure)
 from countdp.arb.airy import certified_prime_zero
 from countdp.arb.verdicts import Undecided, Verdict
 from countdp.laws import airy
@@ -48,7 +48,7 @@ def test_the_quadrature_tail_is_small_and_refuses_too_short_a_cutoff():
         with pytest.raises(Undecided):
             quadrature_tail(30, 2)
         a = certified_prime_zero()
-        m2 = score_moment(2, a)
+        m2 = score_moment_enclosure(2, a)
     with mpmath.workdps(30):
         assert m2.contains(exact(airy.score_moment(2, 30)))
 

@@ -12,7 +12,7 @@ has the score ``s(x) = -(log f)'(x) = 2 sign(x) R(|x| + a)`` with ``R = -Ai'/Ai`
 ``m_k = E s^{2k}``, while ``e^{I u^2/2} = sum_k (2k-1)!! I^k u^{2k}/(2k)!``.  ``m_1 = I`` (the closed
 form of the Fisher information, :func:`countdp.formulas.airy_fisher`); if ``m_k < (2k-1)!! I^k``
 for every k >= 2, the series compare termwise and the inequality is strict for u != 0.  For
-``k < K`` the moment is an enclosed integral (:func:`score_moment`); for all ``k >= K`` at once
+``k < K`` the moment is an enclosed integral (:func:`score_moment_enclosure`); for all ``k >= K`` at once
 a proven bound (R5) is decided.
 
 **Facts used (proved here; cited as (R1)-(R5)).**
@@ -83,7 +83,7 @@ from .ranges import bisect, split_at_midpoint
 from .verdicts import (Undecided, Verdict, decide_contains, decide_le, decide_lt, interval,
                        nonneg_interval, to_arb, verdict_all)
 
-__all__ = ["ai_positive_from", "quadrature_tail", "score_moment", "MomentTail", "moment_tail",
+__all__ = ["ai_positive_from", "quadrature_tail", "score_moment_enclosure", "MomentTail", "moment_tail",
            "ScoreMoment", "SubGaussianCertificate", "certify_score_subgaussian", "large_alpha_bound"]
 
 QUAD_CUTOFF = 8          # the enclosed integral runs over [a1', T]; (R4) beyond
@@ -118,7 +118,7 @@ def quadrature_tail(k: int, cutoff) -> arb:
     return arb((T.airy_ai() ** 2 * c ** (2 * k) * 2 * W ** p / (3 * gap)).upper())
 
 
-def score_moment(k: int, a1p, cutoff=QUAD_CUTOFF) -> arb:
+def score_moment_enclosure(k: int, a1p, cutoff=QUAD_CUTOFF) -> arb:
     """An enclosure of m_k = E s(X)^{2k} = (2 * 4^k / Z) int_a^inf Ai'^{2k} Ai^{2-2k} dz: acb.integral
     on [a1', T] (the integrand is meromorphic: its poles are the zeros of Ai, all below a1') plus
     the tail (R4), T = ``cutoff`` raised when k needs it; Z is the closed form
@@ -248,7 +248,7 @@ def certify_score_subgaussian(k_quad: int = 6, prec: int = 64, x1: int = TAIL_PO
         I = formulas.airy_fisher.ball(a)
         moments = []
         for k in range(1, k_quad + 1):
-            m = score_moment(k, a, cutoff)
+            m = score_moment_enclosure(k, a, cutoff)
             ratio = m / formulas.airy_score_moment_bound.ball(k, a)
             vd = decide_contains(m, I) if k == 1 else decide_lt(ratio, 1)
             moments.append(ScoreMoment(k, m, ratio, vd))
