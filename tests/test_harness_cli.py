@@ -480,3 +480,33 @@ def test_jobs_any_value(bad_root, value):
                                "-q", "--reports", str(base / "jobs-reports"), "--jobs", value],
                               timeout=120)
     _check_exit(code, out, err, "--jobs")
+
+
+# ---- help texts ---------------------------------------------------------------------------
+
+
+def test_every_help_is_complete():
+    """Every subcommand's --help has a description, an example and its exit codes; every option
+    (and positional argument) has a help text."""
+    import argparse
+
+    parser = cli.build_parser()
+    assert all(a.help for a in parser._actions if a.dest != "command"), "top-level option without help"
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(sub.choices) == {"list", "check", "reproduce", "faults", "figures", "budget"}
+    for name, sp in sub.choices.items():
+        text = sp.format_help()
+        assert sp.description, name
+        assert "examples:" in text and f"countdp {name}" in text.split("examples:")[1], name
+        assert "exit status:" in text and "  0  " in text and "  2  " in text, name
+        missing = [a.dest for a in sp._actions if not a.help]
+        assert not missing, (name, missing)
+
+
+@pytest.mark.parametrize("name", ["list", "check", "reproduce", "faults", "figures", "budget"])
+def test_help_exits_zero(name, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main([name, "--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: countdp {name}") and "exit status:" in out
