@@ -40,6 +40,15 @@ def a_third(cert):
     cert.record("1/3 in its ball", "the exact 1/3 lies in its ball", third,
                 decide_contains(third, fmpq(1, 3)))
 
+def figures(settings):
+    from countdp.harness.plotting import new_figure, save
+
+    fig, ax = new_figure()
+    ax.plot([0, 1, 2], [1, 3, 2], label="$v(n)$")
+    ax.legend()
+    return [save(fig, settings.figures_dir, "a_figure", claims=("lem4.1",), caption="a figure")]
+
+
 @claim("eq8", routes=["a", "b"])
 def unpicklable_finding(c):
     c.compare({"n": 1}, 1, "<=", 2)
@@ -155,6 +164,8 @@ def test_deterministic_apart_from_seconds(reports):
 
     def untimed_html(path):
         return re.sub(r'<span class="seconds">[^<]*</span>', "", path.read_text())
+    # the figure of each run embedded as base64 of its PNG: the PNGs are identical too
+    assert untimed_html(d0 / "index.html").count("data:image/png;base64,") == 1
     assert untimed_html(d0 / "index.html") == untimed_html(d1 / "index.html")
 
     def untimed_xml(path):
@@ -239,6 +250,7 @@ def test_claim_pages(reports):
     assert "## Negative control" in page and "rejected: constant off by 1e-6" in page
     assert "## Certificate" in page and "PROOF (1/1 records" in page and "1/3 in its ball" in page
     assert "## Findings" in page and "sup_at = 0.142857" in page
+    assert "## Figures" in page and "a_figure.png)" in page and "*a_figure*: a figure" in page
     assert "## Cases (2)" in page and "| # | route |" in page
     assert "seconds" not in page
     bad = (d / "claims" / "eq9.md").read_text()
