@@ -278,7 +278,8 @@ def condense_findings(findings: list[dict], digits: int = SUMMARY_DIGITS) -> lis
         keys = list(dict.fromkeys(k for f in group for k in f if k != "what"))
         items = []
         for k in keys:
-            vals = [_finding_value(f[k], digits) for f in group if k in f]
+            vals = [f"({len(f[k])} entries)" if isinstance(f[k], dict) and (len(f[k]) > 4 or len(group) > 1)
+                    else _finding_value(f[k], digits) for f in group if k in f]
             items.append(f"{k} {_spread(vals, digits)}" if len(group) > 1 else f"{k} = {vals[0]}")
         head = f"{what}" + (f" ({len(group)} findings)" if len(group) > 1 else "")
         lines.append((head + ": " if what else (f"({len(group)} findings) " if len(group) > 1 else ""))
@@ -511,7 +512,7 @@ def _summary_section(run: Run, section: str | None, ids: list[str], by_id: dict,
 
 
 #: the longest line of a finding in SUMMARY.md (the claim's page has all of it)
-_FINDING_WIDTH = 220
+_FINDING_WIDTH = 200
 
 
 def _summary_findings(run: Run, by_id: dict) -> list[str]:
