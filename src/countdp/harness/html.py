@@ -339,7 +339,8 @@ table.cases, table.small { border-collapse: collapse; font-size: .85em; }
 table.cases th, table.cases td, table.small th, table.small td { padding: .15rem .4rem;
              border-bottom: 1px solid #eaeef2; text-align: left; vertical-align: top; }
 table.cases th { position: sticky; top: 0; background: #eaeef2; }
-.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(460px, 1fr)); gap: 1rem; }
+.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(460px, 1fr)); gap: 1rem;
+        grid-auto-flow: dense; }
 figure.fig { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: .5rem; }
 figure.fig img { width: 100%; height: auto; display: block; }
 figure.fig.wide { grid-column: 1 / -1; } figure.fig.wide img { max-width: 1150px; }
