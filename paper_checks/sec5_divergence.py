@@ -61,13 +61,33 @@ def log_count_moments_from_eq4(n, c, s):
     """E log(U_n + c) and Var log(U_n + c) for U_n = U_n(Z) the map of eq (4) (formula
     ``unclipped_release``) of a standard normal Z: mpmath quadrature of h(U_n(z)) phi(z), i.e.
     the count-space law of eq (4) pushed forward by log(u + c), without eq (10)'s Gaussian.
-    Returns (mean, variance, error estimate); the normal mass beyond |z| = Z_RANGE is in the error."""
+    Returns (mean, variance, error estimate); the normal mass beyond |z| = Z_RANGE is in the error.
+
+    Gauss-Legendre on each piece (the integrands are entire: eq (4)'s log map times phi), its
+    error estimated by mpmath from successive degrees; the two integrals share their nodes, so
+    log(U_n(z) + c) and phi(z) are evaluated once per node."""
+    values = {}
+
+    def at(z):
+        v = values.get(z)
+        if v is None:
+            v = values[z] = (log_u(z), mpmath.npdf(z))
+        return v
+
     def log_u(z):
         return mpmath.log(formulas.unclipped_release(n, c, s, z) + c)
 
+    def first(z):
+        w, phi = at(z)
+        return w * phi
+
+    def second(z):
+        w, phi = at(z)
+        return (w - m1) ** 2 * phi
+
     nodes = [-Z_RANGE, -8, -4, -2, 0, 2, 4, 8, Z_RANGE]
-    m1, e1 = mpmath.quad(lambda z: log_u(z) * mpmath.npdf(z), nodes, error=True)
-    m2, e2 = mpmath.quad(lambda z: (log_u(z) - m1) ** 2 * mpmath.npdf(z), nodes, error=True)
+    m1, e1 = mpmath.quad(first, nodes, error=True, method="gauss-legendre")
+    m2, e2 = mpmath.quad(second, nodes, error=True, method="gauss-legendre")
     tail = 2 * mpmath.ncdf(-Z_RANGE) * (1 + abs(log_u(-Z_RANGE)) + abs(log_u(Z_RANGE))) ** 2
     return m1, m2, abs(e1) + abs(e2) + tail
 
