@@ -458,6 +458,8 @@ def _excess(alpha) -> float:
     alpha first: 1 + 1e-8 as a float has alpha - 1 = 0.99999999392e-8)."""
     if isinstance(alpha, Fraction):
         return float(alpha - 1)
+    if isinstance(alpha, np.floating):  # numpy scalars (float32 too) are binary floats already
+        alpha = float(alpha)
     return float(mpmath.mpf(alpha) - 1)
 
 
