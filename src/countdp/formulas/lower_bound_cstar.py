@@ -152,6 +152,15 @@ def interpolation_margin(ctx, y, a1p=None):
 
 
 @formula
+def interpolation_margin_slope(ctx, y, a1p=None):
+    """Q(y) = 2 - (1 + c0/4) y + c0^2 y^3/48 - c0^3 y^5/1728: :func:`interpolation_margin`
+    divided by y (the margin vanishes at y = 0), positive on [0, 1/2]."""
+    y = ctx.convert(y)
+    c = airy_limit_constant(ctx, a1p)
+    return 2 - (1 + c / 4) * y + c * c * y ** 3 / 48 - c ** 3 * y ** 5 / 1728
+
+
+@formula
 def prior_mean_excess(ctx, rho):
     """3 rho/(1 - rho): the mean of j for the prior pi(N + j) = C(j+2, 2) (1-rho)^3 rho^j."""
     rho = ctx.convert(rho)
