@@ -27,7 +27,7 @@ endif
 RUN     := PYTHONPATH=src$(if $(PYTHONPATH),:$(PYTHONPATH)) $(PY)
 COUNTDP := $(RUN) -m countdp
 
-.PHONY: help setup reproduce quick faults figures check test bench dist test-wheel test-matrix clean distclean
+.PHONY: help setup browser reproduce quick faults figures check test screenshot bench dist test-wheel test-matrix clean distclean
 
 help:
 	@echo "make reproduce           every paper check (JOBS=$(JOBS)): $(REPORTS)/ and $(FIGURES)/; fails if a claim fails"
@@ -36,6 +36,8 @@ help:
 	@echo "make faults              inject the fault catalogue (full grids; QUICK=1 for the quick ones)"
 	@echo "make figures             the figures only, into $(FIGURES)/"
 	@echo "make check CLAIM=ID [DPS=50]   one claim, printed in full, at the given precision"
+	@echo "make browser             install Debian's chromium for the browser test of index.html (if missing)"
+	@echo "make screenshot          $(REPORTS)/index.html rendered by headless chromium into $(REPORTS)/index.png"
 	@echo "make bench               benchmarks (if benchmarks/ exists)"
 	@echo "make dist                sdist and wheel into dist/ (the wheel records the git commit)"
 	@echo "make test-wheel          install the wheel in a fresh venv outside the checkout; list and check a claim"
@@ -43,6 +45,17 @@ help:
 	@echo "make clean / distclean   remove generated files / also .venv"
 
 setup: $(STAMP)
+
+# Debian's chromium, for the test that opens reports/index.html in a real browser
+# (tests/test_harness_html.py): installed when missing, if this is root with apt-get; otherwise
+# a warning, and the browser tests are skipped (CI sets COUNTDP_REQUIRE_BROWSER=1: they fail)
+browser:
+	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing Debian's chromium for the browser test of reports/index.html"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null \
+			|| echo "make browser: apt-get install chromium failed; the browser tests will be skipped" >&2; \
+	else echo "make browser: chromium is missing (apt-get install chromium); the browser tests will be skipped" >&2; fi
 
 .venv/.installed: pyproject.toml constraints.txt
 	@test -x .venv/bin/python || { echo "creating .venv with $(PYTHON)"; $(PYTHON) -m venv .venv; }
@@ -70,14 +83,21 @@ check: setup
 # the test suite (in parallel when pytest-xdist is there), then a quick reproduce with the
 # quick fault catalogue (every plausible mistake must make its claim fail); both run, and the
 # target fails if either does
-test: setup
+test: setup browser
 	@status=0; \
 	if $(PY) -c 'import xdist' >/dev/null 2>&1; then par="-n 2"; else par=""; fi; \
+	if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
+		export COUNTDP_REQUIRE_BROWSER=1; fi; \
 	echo "$(RUN) -m pytest -q $$par tests $(PYTEST_ARGS)"; \
 	$(RUN) -m pytest -q $$par tests $(PYTEST_ARGS) || status=$$?; \
 	echo "$(COUNTDP) reproduce --quick --faults --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures"; \
 	$(COUNTDP) reproduce --quick --faults --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures || status=$$?; \
 	exit $$status
+
+# the report page as a reviewer sees it (after make reproduce or make quick)
+screenshot: setup browser
+	@test -f $(REPORTS)/index.html || { echo "screenshot: no $(REPORTS)/index.html (make reproduce first)" >&2; exit 2; }
+	$(RUN) tests/_browser.py $(REPORTS)/index.html $(REPORTS)/index.png
 
 bench: setup
 	@if [ -d benchmarks ]; then $(RUN) benchmarks/bench_core.py; \

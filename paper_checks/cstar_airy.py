@@ -29,7 +29,8 @@ from scipy import special
 
 from countdp import formulas
 from countdp.arb.airy import certified_limit_constant, certified_prime_zero
-from countdp.arb.verdicts import Verdict, decide_lt
+from countdp.arb.airy_score import certify_score_subgaussian
+from countdp.arb.verdicts import Verdict, decide_gt, decide_lt
 from countdp.divergence import renyi
 from countdp.divergence.tight_rho import mp_renyi, tight_rho
 from countdp.harness.claims import certificate, claim
@@ -238,14 +239,40 @@ def subgaussian(check):
         ratios.append({"k": k, "ratio": fmt(r.value, 10)})
     check.finding(what="K_s(u)/(u^2 I/2) along u (1 = the Gaussian's flat line)", rows=rows)
     check.finding(what="score moment ratios E s^2k/((2k-1)!! I^k)", rows=ratios)
-    check.note("sub-Gaussianity for ALL u is checked on this grid (and by the moment ratios up to k = "
-               f"{(K_QUICK if check.quick else K_FULL)[-1]}), not proved: the tail k > 30 and the u between grid "
-               "points rest on the monotone trend")
+    check.note("sub-Gaussianity for ALL u is certified by the claim's certificate (moment ratios < 1 for every k, "
+               "countdp.arb.airy_score); this grid and the moment ratios up to k = "
+               f"{(K_QUICK if check.quick else K_FULL)[-1]} are the numerical routes, and the monotonicity of "
+               "K_s(u)/u^2 along the grid stays numerical")
     _subgaussian_controls(check)
     smallest = min(chk.rows, key=lambda r: r.slack / r.half_fisher)
     check.slack(f"smallest relative margin (I/2 - K_s/u^2)/(I/2) = {fmt(smallest.slack / half, 4)} at u = "
                 f"{fmt(smallest.u, 3)} (the margin is ~ u^2 near 0); largest moment ratio (k = 2) = "
                 f"{ratios[0]['ratio']}; float64 vs mpmath K_s worst relative {fmt(worst_float, 3)}")
+
+
+SUBGAUSSIAN_U = ("0.5", "1", "3", "10")   # where the library's bound formula is compared with K_s
+
+
+@certificate("cstar.airy.subgaussian", scope="claim")
+def score_is_strictly_subgaussian(cert):
+    """K_s(u) < I u^2/2 for every u != 0: the score moments E s^{2k} < (2k-1)!! I^k for every k >= 2
+    (enclosed integrals for k <= K - 1, the proven bound (R5) for all k >= K; countdp.arb.airy_score),
+    E s^2 = I, so the series of E cosh(us) and e^{I u^2/2} compare termwise.  The library's bound
+    formula (formulas.airy_score_cgf_bound) is then compared with certified brackets of K_s(u) at a
+    few u: above the upper end proves it is the bound, below the lower end disproves it."""
+    res = certify_score_subgaussian(k_quad=6 if cert.quick else 10, prec=64 if cert.quick else 96)
+    for item in res.items():
+        cert.record(**item)
+    with cert.precision(res.prec):
+        for u in SUBGAUSSIAN_U:
+            lo, hi = res.cgf_bracket(u)
+            bound = formulas.airy_score_cgf_bound.ball(u, res.a1p)
+            above, below = decide_lt(hi, bound), decide_gt(lo, bound)
+            vd = (Verdict.PROVED_TRUE if above is Verdict.PROVED_TRUE else
+                  Verdict.PROVED_FALSE if below is Verdict.PROVED_TRUE else Verdict.UNDECIDED)
+            cert.record(f"K_s({u}) < airy_score_cgf_bound({u})",
+                        "certified bracket of K_s(u) (moments below, moments and (R5) above) against the library's "
+                        "I u^2/2 (the ball: the upper end)", hi, vd, lower=lo, bound=bound)
 
 
 def _bound_tight_at_zero(check, chk):
@@ -827,12 +854,21 @@ def figures(settings):
     C = airy.airy_constants()
     s = float(formulas.equal_mean_abs_gaussian_sd.fp())
     const = float(C.m2I_half)
-    figs = [("cstar_laws", _laws_figure(new_figure, C, s)),
-            ("cstar_score_cgf", _score_cgf_figure(new_figure, C, s))]
+    figs = [("cstar_laws", _laws_figure(new_figure, C, s), ("cstar.airy.constants",),
+             "the standard Airy law against the Gaussian with the same E|X|: sharper peak, heavier "
+             "tails, smaller Fisher information"),
+            ("cstar_score_cgf", _score_cgf_figure(new_figure, C, s), ("cstar.airy.subgaussian",),
+             "the score CGF of the Airy law over u^2 stays below I/2: its score is sub-Gaussian")]
     with mpmath.workdps(settings.dps):
-        figs.append(("cstar_budget_vs_n", _budget_figure(new_figure, const)))
-    figs.append(("cstar_bracket", _bracket_figure(new_figure, const)))
-    return [save(fig, settings.figures_dir, name) for name, fig in figs]
+        figs.append(("cstar_budget_vs_n", _budget_figure(new_figure, const),
+                     ("cstar.airy.budget", "cstar.airy.limit", "cstar.airy.vs_gaussian"),
+                     "r^2 n^2 v(n) of the Airy and the Gaussian mechanisms tending to 8|a1'|^3/27 "
+                     "and 1/pi, and the ratio of their budgets"))
+    figs.append(("cstar_bracket", _bracket_figure(new_figure, const), ("cstar.airy.constants", "eq32"),
+                 "the bracket of C*: the paper's [pi/(4e^2), 1/pi] and the Airy mechanism's upper "
+                 "end 8|a1'|^3/27"))
+    return [save(fig, settings.figures_dir, name, claims=claims, caption=caption)
+            for name, fig, claims, caption in figs]
 
 
 def _laws_figure(new_figure, C, s):
@@ -840,16 +876,16 @@ def _laws_figure(new_figure, C, s):
     x = np.linspace(-4, 4, 801)
     gauss = np.exp(-x ** 2 / (2 * s * s)) / (s * math.sqrt(2 * math.pi))
     fig, (a1, a2) = new_figure(2, 1, size=(9.0, 3.8))
-    a1.plot(x, airy.pdf(x), label="Airy  Ai(|x|+a1')^2/Z")
+    a1.plot(x, airy.pdf(x), label=r"Airy: $\mathrm{Ai}(|x| + a_1')^2 / Z$")
     a1.plot(x, gauss, "--", label=f"Gaussian, sd {s:.4f}")
-    a1.set_title(f"equal E|X| = {m:.4f}")
-    a1.set_xlabel("x")
-    a1.legend()
-    a2.semilogy(x, airy.pdf(x), label=f"Airy: I = 4|a1'|/3 = {I:.4f}")
-    a2.semilogy(x, gauss, "--", label=f"Gaussian: I = 2/(pi m^2) = {1 / s ** 2:.4f}")
-    a2.set_title("log scale: sharper peak, heavier tails (exp(-4/3 |x|^1.5))")
-    a2.set_xlabel("x")
-    a2.legend()
+    a1.set_title(rf"densities with equal $\mathrm{{E}}|X| = {m:.4f}$")
+    a1.set_xlabel("$x$")
+    a1.legend(loc="upper left", fontsize=8)
+    a2.semilogy(x, airy.pdf(x), label=rf"Airy: $I = 4|a_1'|/3 = {I:.4f}$")
+    a2.semilogy(x, gauss, "--", label=rf"Gaussian: $I = 2/(\pi m^2) = {1 / s ** 2:.4f}$")
+    a2.set_title(r"log scale: sharper peak, heavier tails $e^{-\frac{4}{3}|x|^{3/2}}$")
+    a2.set_xlabel("$x$")
+    a2.legend(loc="lower center", fontsize=8)
     return fig
 
 
@@ -858,19 +894,23 @@ def _score_cgf_figure(new_figure, C, s):
     us = np.logspace(-3, 3, 91)
     K = np.array([airy.score_cgf_float(float(u)).value for u in us]) / us ** 2
     fig, ax = new_figure()
-    ax.semilogx(us, K, label="Airy: K_s(u)/u^2")
-    ax.axhline(I / 2, color="C0", ls=":", label=f"Airy I/2 = {I / 2:.4f}")
+    ax.semilogx(us, K, label=r"Airy: $K_s(u)/u^2$")
+    ax.axhline(I / 2, color="C0", ls=":", label=rf"Airy $I/2 = {I / 2:.4f}$")
     ax.axhline(1 / (2 * s * s), color="C1", ls="--",
-               label=f"Gaussian (equal E|X|): K_s(u)/u^2 = I/2 = {1 / (2 * s * s):.4f}")
-    ax.set_xlabel("u")
-    ax.set_ylabel("K_s(u) / u^2")
+               label=rf"Gaussian with equal $\mathrm{{E}}|X|$: $K_s(u)/u^2 = I/2 = {1 / (2 * s * s):.4f}$")
+    ax.set_xlabel("$u$")
+    ax.set_ylabel(r"$K_s(u) / u^2$")
     ax.set_title("score CGF: the Airy score is strictly sub-Gaussian (checked on a grid)")
-    ax.legend()
+    ax.legend(loc="lower left", fontsize=8)
     return fig
 
 
 def _budget_figure(new_figure, const):
-    fig, (ax, bx) = new_figure(2, 1, size=(11.0, 4.4))
+    from matplotlib.lines import Line2D
+
+    fig, (ax, bx) = new_figure(2, 1, size=(11.0, 4.6))
+    # a zoom on the limits, where 1/pi and 8|a1'|^3/27 (1.6 % apart) can be told apart
+    zoom = ax.inset_axes([0.36, 0.05, 0.6, 0.25])
     for k, r in enumerate((0.1, 0.01, 0.001)):
         r_ = mpmath.mpf(r)
         A = AiryLogMechanism(r_ * (1 - r_), r_, r=r_)
@@ -879,33 +919,47 @@ def _budget_figure(new_figure, const):
         ns = np.unique(np.round(np.logspace(0, math.log10(nmax), 40)).astype(np.int64))
         va = np.array([A.v(int(n)) for n in ns])
         vg = np.array([G.v(int(n)) for n in ns])
-        ax.loglog(ns, r * r * ns ** 2.0 * va, color=f"C{k}", label=f"Airy, r = {r}")
-        ax.loglog(ns, r * r * ns ** 2.0 * vg, "--", color=f"C{k}", label=f"Gaussian, r = {r}")
-        bx.semilogx(ns, va / vg, color=f"C{k}", label=f"r = {r}, r0 = r(1-r), c = r")
+        ax.loglog(ns, r * r * ns ** 2.0 * va, color=f"C{k}")
+        ax.loglog(ns, r * r * ns ** 2.0 * vg, "--", color=f"C{k}")
+        zoom.semilogx(ns, r * r * ns ** 2.0 * va, color=f"C{k}", lw=1)
+        zoom.semilogx(ns, r * r * ns ** 2.0 * vg, "--", color=f"C{k}", lw=1)
+        bx.semilogx(ns, va / vg, color=f"C{k}", label=f"$r = {r}$, $r_0 = r(1-r)$, $c = r$")
     r_ = mpmath.mpf("0.5")
     cmp_ = compare_with_gaussian(r_ * mpmath.mpf("0.9"), mpmath.mpf("0.1"), r_,
                                  np.unique(np.round(np.logspace(0, 5, 30)).astype(int)).tolist())
     ns = sorted(cmp_.ratios)
     bx.semilogx(ns, [cmp_.ratios[n] for n in ns], color="C3",
-                label=f"r = 0.5, r0 = 0.45, c = 0.1 (Gaussian smaller from n = {cmp_.gauss_wins_from})")
-    xr = ax.get_xlim()[1]
-    for val, name, st, va_ in ((1 / math.pi, "1/pi", ":", "bottom"), (const, "8|a1'|^3/27", "-.", "top"),
-                               (math.pi / (4 * math.e ** 2), "pi/(4e^2) (lower bound on C*)", "-", "bottom")):
+                label=f"$r = 0.5$, $r_0 = 0.45$, $c = 0.1$ (Gaussian smaller from $n = {cmp_.gauss_wins_from}$)")
+    # the reference levels go into the legend (1/pi and 8|a1'|^3/27 are 1.6 % apart: text labels collide)
+    refs = [(1 / math.pi, r"$1/\pi$ (paper's upper bound)", ":"),
+            (const, r"$8|a_1'|^3/27$ (Airy)", "-."),
+            (math.pi / (4 * math.e ** 2), r"$\pi/(4e^2)$ (lower bound on $C^*$)", "-")]
+    for val, _, st in refs:
         ax.axhline(val, color="k", ls=st, lw=0.8)
-        ax.text(xr, val, name + " ", fontsize=8, ha="right", va=va_)
-    ax.set_xlabel("n")
-    ax.set_ylabel("r^2 n^2 v(n)")
-    ax.set_ylim(0.02, 10)
-    ax.set_title("r^2 n^2 v(n): solid Airy, dashed Gaussian (r0 = r(1-r), c = r)")
-    ax.legend(fontsize=7, ncol=2)
+        zoom.axhline(val, color="k", ls=st, lw=0.8)
+    zoom.set_xlim(1e2, 1.5e8)
+    zoom.set_ylim(0.305, 0.335)
+    zoom.tick_params(labelsize=7)
+    zoom.set_xticklabels([], minor=True)
+    zoom.tick_params(axis="x", labelbottom=False)
+    zoom.set_title(r"zoom on the limits, $n = 10^2 \ldots 10^8$", fontsize=7, pad=2)
+    handles = [Line2D([], [], color=f"C{k}", lw=2, label=f"$r = {r}$") for k, r in enumerate((0.1, 0.01, 0.001))]
+    handles += [Line2D([], [], color="0.3", lw=1.5, label="Airy"),
+                Line2D([], [], color="0.3", lw=1.5, ls="--", label="Gaussian (this paper)")]
+    handles += [Line2D([], [], color="k", lw=0.8, ls=st, label=name) for _, name, st in refs]
+    ax.legend(handles=handles, fontsize=7.5, ncol=2, loc="upper right")
+    ax.set_xlabel("$n$")
+    ax.set_ylabel(r"$r^2 n^2 v(n)$")
+    ax.set_ylim(0.004, 30)
+    ax.set_title(r"$r^2 n^2 v(n)$ with $r_0 = r(1-r)$, $c = r$")
     bx.axhline(1.0, color="k", lw=0.8)
-    bx.axhline(math.pi * const, color="k", ls="-.", lw=0.8)
-    bx.text(1, math.pi * const, "8 pi |a1'|^3/27 = 0.98431", fontsize=8, va="top")
+    bx.axhline(math.pi * const, color="k", ls="-.", lw=0.8,
+               label=rf"$8\pi|a_1'|^3/27 = {math.pi * const:.5f}$ (large-$n$ limit)")
     bx.set_ylim(0, 1.12)
-    bx.set_xlabel("n")
-    bx.set_ylabel("v_Airy(n) / v_Gauss(n)")
+    bx.set_xlabel("$n$")
+    bx.set_ylabel(r"$v_{\mathrm{Airy}}(n) \;/\; v_{\mathrm{Gauss}}(n)$")
     bx.set_title("ratio of the budgets (below 1: the Airy mechanism spends less)")
-    bx.legend(fontsize=7, loc="lower right")
+    bx.legend(fontsize=7.5, loc="lower right")
     return fig
 
 
@@ -919,8 +973,8 @@ def _bracket_figure(new_figure, const):
     ax.axvline(const, color="C0", ls=":", lw=0.8)
     ax.set_ylim(-0.6, 1.8)
     ax.set_yticks([])
-    ax.set_xlabel("C*")
-    ax.set_title("bracket of the small-error coefficient C* (upper end 1.57 % lower)")
+    ax.set_xlabel("$C^*$")
+    ax.set_title(r"bracket of the small-error coefficient $C^*$ (upper end 1.57 % lower)")
     return fig
 
 

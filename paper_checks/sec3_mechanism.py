@@ -26,7 +26,6 @@ from countdp import formulas  # noqa: E402
 from countdp.arb.budget import certify_budget_asymptotics, certify_budget_decreasing  # noqa: E402
 from countdp.arb.log_gaussian import decide_released_error, released_error_integral  # noqa: E402
 from countdp.arb.normal import normal_quantile  # noqa: E402
-from countdp.arb.renyi import released_renyi  # noqa: E402
 from countdp.arb.rounding import certify_rounding_identity  # noqa: E402
 from countdp.arb.verdicts import (Undecided, Verdict, ball_str, decide_contains, decide_gt,  # noqa: E402
                                   enclosure, verdict_all)
@@ -218,42 +217,47 @@ def _released_edge_cases(quick):
 
 
 @claim("thm3.1.ii", routes=["closed form alpha v(n), eqs (5)-(6)",
-                            "mpmath quadrature of D_alpha between the released laws (atom + density), both directions",
-                            "mpmath quadrature of D_alpha between the unclipped laws on the boundary edges n = 1, 2 "
-                            "(equality with alpha v(n); eq (5) as stated against D_alpha(U_0 || U_1)/alpha)",
-                            "Arb ball of the released D_alpha (acb.integral plus proven tails) at n <= 10, "
-                            "alpha <= 20"])
+                            _grid.BALL_ROUTE + ": D_alpha between the released laws (atom + density), both "
+                            "directions, every case",
+                            _grid.BALL_CLOSED_ROUTE + ": the same D_alpha, every case",
+                            _grid.QUAD_ROUTE + ": the released D_alpha on the quick grid's cases (in full mode "
+                            "too), against the acb.integral ball",
+                            "D_alpha between the unclipped laws on the boundary edges n = 1, 2 by the acb.integral "
+                            "ball (every design) and by mpmath quadrature (the quick grid's designs): equality with "
+                            "alpha v(n); eq (5) as stated against D_alpha(U_0 || U_1)/alpha"])
 def theorem_3_1_ii(check):
     _budget_shape(check)
     _boundary_edges_are_tight(check)
     ratios = []
-    enclosed = _grid.Coverage("certified enclosures of the released D_alpha (n <= 10, alpha <= 20)")
-    for mech, (r, r0, cc), n, alpha in _released_edge_cases(check.quick):
+    balls = _grid.Coverage("Arb balls (acb.integral and closed form in Phi) of the released D_alpha, every case")
+    quads = _grid.Coverage("mpmath quadrature of the released D_alpha on the quick grid's cases")
+    for mech, design, n, alpha in _released_edge_cases(check.quick):
+        r, r0, cc = design
         P, Q = mech.released_law(n - 1), mech.released_law(n)
         bound = alpha * mech.mp_v(n)
         for direction, (A, B) in (("forward", (P, Q)), ("reverse", (Q, P))):
-            d = renyi(A, B, alpha, method="quadrature")
             p = {"r": r, "r0": r0, "c": cc, "n": n, "alpha": alpha, "direction": direction}
-            check.compare(p, d.value, "<=", bound, d.error + bound * working_precision(6),
+            d = _grid.arb_routes(check, A, B, alpha, p, balls)
+            quad = None
+            if _grid.in_quick_grid(design, n, alpha):
+                quad = renyi(A, B, alpha, method="quadrature")
+                quads.covered()
+                if d is not None:
+                    check.compare(p, quad.value, "==", d.value, quad.error + d.error,
+                                  route="mpmath quadrature vs Arb ball (acb.integral)")
+            main = d if d is not None else quad if quad is not None else renyi(A, B, alpha, method="quadrature")
+            check.compare(p, main.value, "<=", bound, main.error + bound * working_precision(6),
                           route="released D_alpha <= alpha v(n)")
-            if n <= 10 and alpha <= 20:
-                kp, kq = (n - 1, n) if direction == "forward" else (n, n - 1)
-                try:
-                    mid, rad = enclosure(released_renyi(alpha, kp, kq, cc, formulas.sigma.ball(r0, cc)).divergence)
-                except Undecided as exc:
-                    enclosed.missed(f"{p}: {exc}")
-                else:
-                    enclosed.covered()
-                    check.compare(p, d.value, "==", mid, rad + d.error, route="quadrature vs certified enclosure")
-            ratios.append(d.value / bound)
+            ratios.append(main.value / bound)
     # Control: 0.99 v(n) on the unclipped edge, where the claim is tight.
     mech = ShiftedLogGaussian(0.05, 1.0, r=0.1)
-    d = renyi(mech.unclipped_law(9), mech.unclipped_law(10), 2, method="quadrature")
+    d = renyi(mech.unclipped_law(9), mech.unclipped_law(10), 2, method="ball")
     check.control("budget 0.99 v(n) on the unclipped edge 9 <-> 10 (alpha = 2)", d.value, "<=",
                   2 * mpmath.mpf("0.99") * mech.mp_v(10), d.error)
-    coverage = enclosed.record(check, COVERAGE["thm3.1.ii"][check.quick])
+    coverage = balls.record(check, COVERAGE["thm3.1.ii"][check.quick]) + "; " + quads.record(
+        check, COVERAGE["thm3.1.ii quadrature"][check.quick])
     check.slack(f"D_alpha(released) / (alpha v(n)) ranges over [{fmt(min(ratios), 6)}, {fmt(max(ratios), 12)}]; "
-                "unclipped boundary edges n = 1, 2: D_alpha = alpha v(n) to quadrature error; " + coverage)
+                "unclipped boundary edges n = 1, 2: D_alpha = alpha v(n) to the error bars; " + coverage)
 
 
 def _budget_shape(check):
@@ -275,23 +279,30 @@ def _budget_shape(check):
 
 def _boundary_edges_are_tight(check):
     """On the boundary edges 0 <-> 1 and 1 <-> 2 the unclipped D_alpha equals alpha v(n) (eq 12):
-    quadrature, independent of the budget formulas, against v(n) and against eq (5) as stated;
-    control: 0.99 v(1) on the edge 0 <-> 1 is rejected."""
-    for (r, r0, cc) in _grid.designs(check.quick):
+    the acb.integral ball (every design) and mpmath quadrature (the quick grid's designs), both
+    independent of the budget formulas, against v(n) and against eq (5) as stated; control: 0.99
+    v(1) on the edge 0 <-> 1 is rejected."""
+    quick_designs = _grid.designs(True)
+    for design in _grid.designs(check.quick):
+        r, r0, cc = design
         mech = ShiftedLogGaussian(r0, cc, r=r)
         stated = formulas.boundary_budget(mech.mp_sigma(), cc)
         for n in (1, 2):
             for alpha in _grid.alphas(True):  # D_alpha/alpha does not depend on alpha: three orders span it
-                d = renyi(mech.unclipped_law(n - 1), mech.unclipped_law(n), alpha, method="quadrature")
+                A, B = mech.unclipped_law(n - 1), mech.unclipped_law(n)
                 p = {"r": r, "r0": r0, "c": cc, "n": n, "alpha": alpha, "law": "unclipped"}
                 v = mech.mp_v(n)
-                check.compare(p, d.value / alpha, "==", v, d.error / alpha + v * working_precision(6),
-                              route="unclipped D_alpha(U_{n-1} || U_n)/alpha = v(n) (quadrature)")
-                if n == 1:
-                    check.compare(p, d.value / alpha, "==", stated, d.error / alpha + stated * working_precision(6),
-                                  route="eq (5) as stated = D_alpha(U_0 || U_1)/alpha (quadrature)")
+                routes = [("Arb ball (acb.integral)", renyi(A, B, alpha, method="ball"))]
+                if design in quick_designs:
+                    routes.append(("quadrature", renyi(A, B, alpha, method="quadrature")))
+                for name, d in routes:
+                    check.compare(p, d.value / alpha, "==", v, d.error / alpha + v * working_precision(6),
+                                  route=f"unclipped D_alpha(U_(n-1) || U_n)/alpha = v(n) ({name})")
+                    if n == 1:
+                        check.compare(p, d.value / alpha, "==", stated, d.error / alpha + stated * working_precision(6),
+                                      route=f"eq (5) as stated = D_alpha(U_0 || U_1)/alpha ({name})")
     mech = ShiftedLogGaussian(0.05, 1.0, r=0.1)
-    d = renyi(mech.unclipped_law(0), mech.unclipped_law(1), 2, method="quadrature")
+    d = renyi(mech.unclipped_law(0), mech.unclipped_law(1), 2, method="ball")
     check.control("budget 0.99 v(1) on the unclipped boundary edge 0 <-> 1 (alpha = 2)", d.value, "<=",
                   2 * mpmath.mpf("0.99") * mech.mp_v(1), d.error)
 
@@ -318,8 +329,9 @@ def _series_coefficient(s, c):
 @claim("thm3.1.iii", routes=["eq (6), the budget formula: float64 with log1p over every n = 1..10^6, and at 50 digits "
                              "along n = 10^k (one formula at two precisions)",
                              "series coefficient -(2c-1)/(2 sigma^2) of the n^-3 term",
-                             "mpmath quadrature of D_2(U_{n-1} || U_n)/2 at n = 10, 10^3, 10^6 (independent of the "
-                             "budget formula)"])
+                             "D_2(U_{n-1} || U_n)/2 at n = 10, 10^3, 10^6 (independent of the budget formula): "
+                             + _grid.BALL_ROUTE + " at every design, and " + _grid.QUAD_ROUTE + " at the quick "
+                             "grid's designs"])
 def theorem_3_1_iii(check):
     top, k = 6, REMAINDER_ORDER
     for (r, r0, cc) in _grid.designs(check.quick):
@@ -343,7 +355,7 @@ def theorem_3_1_iii(check):
                           route="|n^3 (v - lead) - limit| = O(1/n)")
         check.compare({**p, "n": 10**top}, float(ratio[-1]), "==", float(abs(seq[-1])), 1e-3 * float(abs(seq[-1])),
                       route="precision check: float64 sweep vs 50-digit eq (6) at n = 10^6")
-        _remainder_by_quadrature(check, mech, p, limit)
+        _remainder_by_quadrature(check, mech, p, limit, (r, r0, cc) in _grid.designs(True))
         check.note(f"r0={r0}, c={cc}: n^3 (v(n) - lead) at n = 10..10^6: "
                    + ", ".join(mpmath.nstr(v, 8) for v in seq) + f"; series coefficient {mpmath.nstr(limit, 8)}")
     # Control: an O(n^-4) remainder would keep n^4 |v - lead| bounded; it grows tenfold per decade.
@@ -355,7 +367,7 @@ def theorem_3_1_iii(check):
     check.control(f"v(n) = 1/(2 sigma^2 n^2) + O(n^-{k + 1}): n^{k + 1}-scaled remainder at 10^6 / at 10^5 <= 2",
                   r4[1] / r4[0], "<=", 2, 0)
     check.slack("n^3-scaled remainder converges to -(2c-1)/(2 sigma^2) at rate O(1/n), by the budget formula and "
-                "by quadrature of the unclipped divergence (notes list the sequence)")
+                "by the Arb ball and quadrature of the unclipped divergence (notes list the sequence)")
 
 
 def _settling(limit, n, c):
@@ -363,16 +375,21 @@ def _settling(limit, n, c):
     return abs(limit) * 60 / mpmath.mpf(n) * (1 + abs(c) + 1 / mpmath.mpf(c))
 
 
-def _remainder_by_quadrature(check, mech, p, limit):
+def _remainder_by_quadrature(check, mech, p, limit, quadrature):
     """n^3 (D_2(U_{n-1} || U_n)/2 - 1/(2 sigma^2 n^2)) approaches the series coefficient: eq (7)
-    for the divergence itself, without the budget formula."""
+    for the divergence itself, without the budget formula; D_2 by the acb.integral ball and, when
+    ``quadrature`` (the quick grid's designs), by mpmath quadrature too."""
     s, k = mech.mp_sigma(), REMAINDER_ORDER
     for n in (10, 1000, 10**6):
-        d = renyi(mech.unclipped_law(n - 1), mech.unclipped_law(n), 2, method="quadrature")
-        scaled = mpmath.mpf(n) ** k * (d.value / 2 - formulas.budget_leading(n, s))
-        check.compare({**p, "n": n, "alpha": 2}, abs(scaled - limit), "<=", _settling(limit, n, mech.c),
-                      mpmath.mpf(n) ** k * d.error / 2,
-                      route="quadrature: |n^3 (D_2/2 - lead) - limit| = O(1/n)")
+        A, B = mech.unclipped_law(n - 1), mech.unclipped_law(n)
+        routes = [("Arb ball (acb.integral)", renyi(A, B, 2, method="ball"))]
+        if quadrature:
+            routes.append(("quadrature", renyi(A, B, 2, method="quadrature")))
+        for name, d in routes:
+            scaled = mpmath.mpf(n) ** k * (d.value / 2 - formulas.budget_leading(n, s))
+            check.compare({**p, "n": n, "alpha": 2}, abs(scaled - limit), "<=", _settling(limit, n, mech.c),
+                          mpmath.mpf(n) ** k * d.error / 2,
+                          route=f"{name}: |n^3 (D_2/2 - lead) - limit| = O(1/n)")
 
 
 @certificate("thm3.1.iii", scope="instance")
@@ -388,8 +405,11 @@ def budget_remainder_constants(cert):
 @claim("cor3.2", routes=["Corollary 3.2 as stated: sigma = Phi^{-1}(1/2 + r0/4) (Newton on Phi), "
                          "v(0) = log^2 2/(2 sigma^2), v(n) = log^2(1 + 1/n)/(2 sigma^2)",
                          "the general mechanism at c = 1 (eq 3 by erfinv, eqs 5-6 by the budget formula)",
-                         "mpmath quadrature of D_alpha(U_{n-1} || U_n) / alpha at c = 1"])
+                         _grid.BALL_ROUTE + ": D_2(U_{n-1} || U_n) / 2 at c = 1, every edge",
+                         _grid.BALL_CLOSED_ROUTE + ": the same D_2, every edge",
+                         _grid.QUAD_ROUTE + ": the same D_2 on the quick grid's edges (in full mode too)"])
 def corollary_3_2(check):
+    balls = _grid.Coverage("Arb balls (acb.integral and closed form in Phi) of D_2, every edge")
     for r in (_grid.R_QUICK if check.quick else _grid.R_FULL):
         r0 = float(r) / 2
         mech = ShiftedLogGaussian(r0, 1.0, r=float(r))
@@ -403,16 +423,28 @@ def corollary_3_2(check):
             cor = formulas.corollary_budget(n, s_cor)
             check.compare({**p, "n": n}, cor, "==", mech.mp_v(n), cor * working_precision(6),
                           route="log^2(1+1/n)/(2 sigma^2)")
-            d = renyi(mech.unclipped_law(n - 1), mech.unclipped_law(n), 2, method="quadrature")
-            check.compare({**p, "n": n, "alpha": 2}, d.value / 2, "==", cor, d.error + cor * working_precision(6),
-                          route="quadrature D_2 / 2 vs Corollary 3.2")
-    # Control: an off-by-one edge, log^2(1 + 1/(n+1)), against the quadrature.
+            A, B = mech.unclipped_law(n - 1), mech.unclipped_law(n)
+            q = {**p, "n": n, "alpha": 2}
+            d = _grid.arb_routes(check, A, B, 2, q, balls)
+            quad = None
+            if r in _grid.R_QUICK and n in _grid.edges(True):  # the quick grid's edges
+                quad = renyi(A, B, 2, method="quadrature")
+                check.compare(q, quad.value / 2, "==", cor, quad.error + cor * working_precision(6),
+                              route="quadrature D_2 / 2 vs Corollary 3.2")
+                if d is not None:
+                    check.compare(q, quad.value, "==", d.value, quad.error + d.error,
+                                  route="mpmath quadrature vs Arb ball (acb.integral)")
+            main = d if d is not None else quad if quad is not None else renyi(A, B, 2, method="quadrature")
+            check.compare(q, main.value / 2, "==", cor, main.error + cor * working_precision(6),
+                          route="Arb ball (acb.integral) D_2 / 2 vs Corollary 3.2")
+    # Control: an off-by-one edge, log^2(1 + 1/(n+1)), against the acb.integral ball.
     mech = ShiftedLogGaussian(0.05, 1.0, r=0.1)
-    d = renyi(mech.unclipped_law(4), mech.unclipped_law(5), 2, method="quadrature")
+    d = renyi(mech.unclipped_law(4), mech.unclipped_law(5), 2, method="ball")
     s = mech.mp_sigma()
     check.control("v(n) = log^2(1 + 1/(n+1))/(2 sigma^2) at n = 5", d.value / 2, "==",
                   mpmath.log1p(mpmath.mpf(1) / 6) ** 2 / (2 * s * s), d.error)
-    check.slack("equalities to working precision / quadrature error")
+    check.slack("equalities to working precision and the error bars; "
+                + balls.record(check, COVERAGE["cor3.2"][check.quick]))
 
 
 @certificate("cor3.2", scope="instance")
@@ -460,12 +492,12 @@ def corollary_3_2_rounding(check):
         mech = ShiftedLogGaussian(r0, cc, r=r)
         _rounded_pmf_and_error(check, mech, (r, r0, cc))
         for n in (1, 10):
+            A, B = mech.rounded_law(n - 1), mech.rounded_law(n)  # shared by the orders: the pmf edges are cached
             for alpha in (1.01, 2, 100):
                 for direction in ("forward", "reverse"):
                     if cc < 0.5 and r0 > 0.4:
                         computed.skipped()  # heavy lognormal tail: thousands of pmf terms per sum
                         continue
-                    A, B = mech.rounded_law(n - 1), mech.rounded_law(n)
                     try:
                         d = renyi(*((A, B) if direction == "forward" else (B, A)), alpha)
                     except ValueError as exc:
@@ -549,7 +581,9 @@ def rounding_identities(cert):
 
 #: the cases each route computes today, per mode (quick, full): the coverage may not drop
 COVERAGE = {"thm3.1.i": {True: 12, False: 150},
-            "thm3.1.ii": {True: 32, False: 1111},
+            "thm3.1.ii": {True: 72, False: 2520},
+            "thm3.1.ii quadrature": {True: 72, False: 72},
+            "cor3.2": {True: 6, False: 35},
             "cor3.2.round": {True: 30, False: 30}}
 
 

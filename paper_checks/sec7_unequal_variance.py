@@ -818,7 +818,9 @@ def figures(settings):
     bx.set_ylabel("threshold $-\\ n/2$")
     bx.set_title("the same, minus $n/2$ (eq 35 tends to 3/4)")
     bx.legend(fontsize=8)
-    return [save(fig, settings.figures_dir, "unequal_variance_threshold")]
+    return [save(fig, settings.figures_dir, "unequal_variance_threshold", claims=("eq35", "lem7.1"),
+                 caption="the order at which D_alpha(X_{n+1}||X_n) becomes infinite: eq (35) against "
+                         "bisection on the densities and two wrong candidates")]
 
 
 if __name__ == "__main__":

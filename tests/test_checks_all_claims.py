@@ -22,7 +22,8 @@ CERTIFIED = {
     "lem6.1", "prop6.2", "prop6.2.steps", "lem6.3", "cor6.5", "cor6.7", "eq32",
     "prop2.2b", "prop2.3", "lem7.1", "sec7.boundary", "eq35",
     "sec8.two_count", "table2", "sec8.small_r", "sec8.composition", "sec8.bias",
-    "cstar.airy.constants",
+    "cstar.airy.constants", "cstar.airy.subgaussian",
+    "hm.laplace", "hm.discrete_laplace", "hm.krr", "hm.rappor", "hm.bounded_range",
 }
 
 

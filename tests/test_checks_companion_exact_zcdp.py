@@ -83,3 +83,41 @@ def test_the_named_faults_are_caught(check_script):
         assert o.caught and o.how == "case", (name, o.how, o.detail)
     # the extended range is caught by the engine's finding that k = 7 moves the sup off alpha -> 1
     assert "where the sup sits" in outcomes["the claim's range stated as k <= 7"].detail
+
+
+# ---- certificates ----------------------------------------------------------------------------
+
+SCOPES = {"hm.laplace": ["claim"], "hm.discrete_laplace": ["instance"], "hm.krr": ["claim"],
+          "hm.rappor": ["claim"], "hm.bounded_range": ["instance"]}
+
+
+def test_certificate_scopes(check_spec):
+    for cid, scopes in SCOPES.items():
+        assert [c.__countdp_certificate__.scope for c in check_spec(cid).certificates] == scopes, cid
+
+
+@pytest.mark.parametrize("cid", ["hm.laplace", "hm.krr", "hm.rappor"])
+def test_the_certificates_prove_the_claims(cid, certify):
+    cert = certify(cid)
+    assert not cert.errors and cert.certified and cert.proof, cert.summary()
+    assert "nonincreasing" in cert.records[0].name
+
+
+def test_the_discrete_laplace_certificate_covers_every_delta_of_the_grid(certify, check_script):
+    cert = certify("hm.discrete_laplace")
+    assert cert.certified and not cert.proof
+    deltas = [r.detail["N1"] for r in cert.records if "N1" in r.detail]
+    assert len(deltas) == len(check_script("companion_exact_zcdp").DELTAS)
+
+
+def test_a_krr_range_beyond_six_is_disproved_by_the_certificate(check_script, certify, monkeypatch):
+    monkeypatch.setattr(check_script("companion_exact_zcdp"), "KRR_K_MAX", 7)
+    cert = certify("hm.krr")
+    assert [r.name for r in cert.disproved] == ["k = 7: the KL is the tight rho for every eps > 0"]
+    assert cert.disproved[0].detail["eps"] == "0.01"
+
+
+def test_a_miscopied_kl_is_disproved_by_the_certificate(certify, monkeypatch):
+    monkeypatch.setattr(formulas.laplace_kl, "body", lambda ctx, eps: ctx.convert(eps) + ctx.exp(-ctx.convert(eps)))
+    cert = certify("hm.laplace")
+    assert cert.disproved and all(r.name.startswith("Laplace eps =") for r in cert.disproved)

@@ -101,3 +101,21 @@ def test_constants_certificate_is_an_instance(check_spec):
     # the certificate encloses a1' and the value of 8|a1'|^3/27, not the identities m^2 I/2 = ...
     specs = [c.__countdp_certificate__ for c in check_spec("cstar.airy.constants").certificates]
     assert [c.scope for c in specs] == ["instance"]
+
+
+def test_subgaussian_certificate_proves_the_claim(check_spec, certify):
+    specs = [c.__countdp_certificate__ for c in check_spec("cstar.airy.subgaussian").certificates]
+    assert [c.scope for c in specs] == ["claim"]
+    cert = certify("cstar.airy.subgaussian")
+    assert not cert.errors and cert.certified and cert.proof
+    names = [r.name for r in cert.records]
+    assert names[1:3] == ["score moment k = 1", "score moment k = 2"] and "score moments k >= 7" in names
+    assert sum(n.startswith("K_s(") for n in names) == 4
+
+
+def test_subgaussian_certificate_disproves_a_weaker_bound_formula(check_script, certify, monkeypatch):
+    # the library's bound formula I u^2/2 halved: the certified lower end of K_s(u) lies above it
+    monkeypatch.setattr(formulas.airy_score_cgf_bound, "body",
+                        lambda ctx, u, a1p=None: formulas.airy_fisher(ctx, a1p) * ctx.convert(u) ** 2 / 4)
+    cert = certify("cstar.airy.subgaussian")
+    assert [r.name for r in cert.disproved][:1] == ["K_s(0.5) < airy_score_cgf_bound(0.5)"]

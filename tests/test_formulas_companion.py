@@ -19,6 +19,9 @@ CASES = [
     (formulas.krr_kl, (0.01, 6)), (formulas.krr_kl, (10, 2)),
     (formulas.rappor_flip_prob, (1,)), (formulas.rappor_rho, (0.01,)), (formulas.rappor_rho, (10,)),
     (formulas.bounded_range_rho, (0.01,)), (formulas.bounded_range_rho, (5,)),
+    (formulas.krr_chord_weight, (0.5, 7)), (formulas.laplace_chord_weight, (3,)),
+    (formulas.discrete_laplace_chord_weight, (0.01, 100)), (formulas.discrete_laplace_chord_weight, (5, 2)),
+    (formulas.bounded_range_worst_q, (0.5,)), (formulas.bounded_range_worst_p, (3,)),
 ]
 
 
@@ -58,3 +61,30 @@ def test_rappor_is_twice_binary_rr_at_half_eps_and_probabilities():
         total = formulas.krr_true_prob(eps, k) + (k - 1) * formulas.krr_other_prob(eps, k)
         assert abs(total - 1) < mpmath.mpf("1e-28")
         assert abs(formulas.rappor_flip_prob(eps) - formulas.krr_other_prob(mpmath.mpf(eps) / 2, 2)) < mpmath.mpf("1e-28")
+
+
+def test_the_chord_weights_are_those_of_the_pairs():
+    # k-RR: b = (k-2) q / (2 sqrt(p q)); discrete Laplace: sqrt(pq) inside over sqrt(pq) at an end
+    for eps, k in ((0.3, 7), (2, 3)):
+        p, q = formulas.krr_true_prob(eps, k), formulas.krr_other_prob(eps, k)
+        assert abs(formulas.krr_chord_weight(eps, k) - (k - 2) * q / (2 * mpmath.sqrt(p * q))) < mpmath.mpf(10) ** -25
+    eps, D = mpmath.mpf("0.7"), 4
+    a = eps / D
+    end = mpmath.exp(-a * D / 2) / (1 + mpmath.exp(-a))          # sqrt(P(X <= 0) P(X >= Delta))
+    inside = mpmath.tanh(a / 2) * mpmath.exp(-a * D / 2)         # sqrt(p_k q_k), 0 < k < Delta
+    assert abs(formulas.discrete_laplace_chord_weight(eps, D) - inside / end) < mpmath.mpf(10) ** -25
+
+
+@pytest.mark.parametrize("eta", [0.05, 1, 7])
+def test_the_worst_two_point_pair_maximises_the_kl_at_the_closed_form(eta):
+    h = mpmath.mpf(eta)
+
+    def kl(q):
+        c = -mpmath.log(1 - q + q * mpmath.exp(h))
+        p = q * mpmath.exp(c + h)
+        return p * mpmath.log(p / q) + (1 - p) * mpmath.log((1 - p) / (1 - q))
+
+    q, p = formulas.bounded_range_worst_q(eta), formulas.bounded_range_worst_p(eta)
+    assert abs(mpmath.log(p / q) - mpmath.log((1 - p) / (1 - q)) - h) < mpmath.mpf(10) ** -25
+    assert abs(kl(q) - formulas.bounded_range_rho(eta)) < mpmath.mpf(10) ** -25 * (1 + h)
+    assert kl(q * mpmath.mpf("0.99")) < kl(q) and kl(q * mpmath.mpf("1.01")) < kl(q)

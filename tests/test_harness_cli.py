@@ -119,59 +119,123 @@ def test_reproduce_subprocess_exit_code(root, tmp_path):
     assert "eq9" in proc.stdout
 
 
-@pytest.fixture
-def fake_library(monkeypatch):
-    """Stand-ins for countdp.mechanisms / countdp.zcdp with the agreed interface."""
-    mech = types.ModuleType("countdp.mechanisms")
-
-    class ShiftedLogGaussian:
-        def __init__(self, r0, c, r=None):
-            if not 0 < r0 < 1:
-                raise ValueError(f"r0 must lie in (0, 1), got {r0}")
-            if r is not None and not r0 < r <= 1:
-                raise ValueError(f"r must lie in (r0, 1], got {r}")
-            self.sigma = 0.5
-
-        def mp_sigma(self):
-            return self.sigma
-
-        def v(self, n):
-            return 1.0 / (n * n)
-
-        def mp_v(self, n):
-            return self.v(n)
-
-    mech.ShiftedLogGaussian = ShiftedLogGaussian
-    zcdp = types.ModuleType("countdp.divergence.zcdp")
-    zcdp.zcdp_to_approx_dp = lambda rho, delta: rho + 1.0
-    monkeypatch.setitem(sys.modules, "countdp.mechanisms", mech)
-    monkeypatch.setitem(sys.modules, "countdp.divergence.zcdp", zcdp)
-
-
-def test_budget(fake_library, capsys):
-    assert cli.main(["budget", "--r0", "0.1", "--c", "1", "--n", "2"]) == 0
+def test_budget_prints_every_conversion_tightest_first(capsys):
+    """The issue's example: r0 = 0.05, c = 1, n = 10, delta = 1e-6 gives 18.48 (exact profile of
+    the released mechanism), 19.56 (CKS), 20.61 (Bun-Steinke), in that order, labelled."""
+    assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--delta", "1e-6"]) == 0
     out = capsys.readouterr().out
-    assert "sigma" in out and "0.25" in out and "eps" not in out
-    assert cli.main(["budget", "--r0", "0.1", "--c", "1", "--n", "2", "--delta", "1e-6",
-                     "--json"]) == 0
+    assert "sigma" in out and "edge (9, 10)" in out
+    lines = [ln for ln in out.splitlines() if re.match(r"^\s+\d+\.\d+\s{2,}\D", ln)]
+    got = [(float(ln.split()[0]), " ".join(ln.split()[1:])) for ln in lines]
+    assert [round(x, 2) for x, _ in got] == [18.48, 19.56, 20.61], got
+    assert [t.split()[0] for _, t in got] == ["exact", "Canonne-Kamath-Steinke", "Bun-Steinke"]
+    assert "E|Y - n|          0.275" in out and "Theorem 3.1(i)" in out
+
+
+def test_budget_json_numbers_and_parameters(capsys):
+    assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "1,10", "--delta", "1e-6", "--eps",
+                     "2", "--r", "0.1", "--releases", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["sigma"] == "0.5" and data["v_n"] == "0.25" and data["v_1"] == "1.0"
-    assert data["eps"] == "1.25" and data["delta"] == 1e-6
+    p = data["parameters"]
+    assert p == {"r0": 0.05, "c": 1.0, "r": 0.1, "n": [1, 10], "delta": 1e-6, "eps": 2,
+                 "releases": 2, "dps": 30}
+    assert "n-1 and n" in data["edge_convention"]
+    assert isinstance(data["sigma"], float) and abs(data["sigma"] - 0.0313379820214266) < 1e-15
+    row = data["rows"][1]
+    assert row["n"] == 10 and row["edge"] == [9, 10]
+    assert isinstance(row["v"], float) and row["rho"] == pytest.approx(2 * row["v"], rel=1e-15)
+    assert [c["method"] for c in row["conversions"]] == ["exact", "cks", "bun-steinke"]
+    assert row["eps"] == row["conversions"][0]["eps"]
+    assert all(isinstance(c[k], float) for c in row["conversions"] for k in ("eps", "delta"))
+    assert row["target"] == 1.0 and row["error_bound"] == pytest.approx(0.275)
 
 
-def test_budget_bad_parameters(fake_library, capsys):
+def test_budget_json_keeps_every_digit():
+    """Numbers are JSON numbers at --dps digits: a Decimal reader gets all of them."""
+    from decimal import Decimal
+
+    code, out, err = run_main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--json",
+                               "--dps", "40"])
+    assert code == 0, err
+    data = json.loads(out, parse_float=Decimal)
+    assert len(str(data["rows"][0]["v"]).replace(".", "")) >= 39
+
+
+def test_budget_table_over_a_range(capsys):
+    assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "1:1e6:log", "--delta",
+                     "1e-6", "--r", "0.1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    head = next(i for i, ln in enumerate(out) if ln.split()[:2] == ["n", "v(n)"])
+    assert out[head].split() == ["n", "v(n)", "eps", "exact", "eps", "CKS", "eps", "BS",
+                                 "E|Y-n|", "r0(n+c)/(1+c)", "r", "max(n,1)"]
+    ns = [int(ln.split()[0]) for ln in out[head + 1:head + 8]]
+    assert ns == [10 ** k for k in range(7)]
+    assert max(len(ln) for ln in out) < 110
+
+
+def test_budget_solve_target_eps(capsys):
+    assert cli.main(["budget", "--c", "1", "--n", "100", "--target-eps", "1", "--delta",
+                     "1e-6", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solve"]["target_eps"] == 1.0 and data["solve"]["via"] == "exact"
+    assert data["rows"][0]["eps"] == pytest.approx(1.0, abs=1e-12)
+    assert 0 < data["r0"] < 1 and data["rows"][0]["error_bound"] > 0
+
+
+def test_budget_unreachable_target(capsys):
+    code = cli.main(["budget", "--c", "1", "--n", "1", "--target-eps", "0.1", "--delta", "1e-6"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "target unreachable" in err and "r0 must stay below 1" in err and "best" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv, text", [
+    (["--c", "1", "--n", "10", "--target-eps", "1"], "--delta"),
+    (["--r0", "0.1", "--c", "1", "--n", "10", "--target-rho", "1"], "--r0"),
+    (["--c", "1", "--n", "10"], "--r0"),
+    (["--r0", "0.1", "--c", "1", "--n", "10", "--releases", "0"], "--releases"),
+    (["--r0", "0.1", "--c", "1", "--n", "10", "--target-rho", "-1"], "--target-rho"),
+    (["--r0", "0.1", "--c", "1", "--n", "10:1"], "--n"),
+    (["--r0", "0.1", "--c", "1", "--n", "1:1e9"], "--n"),
+    (["--r0", "0.1", "--c", "1", "--n", "1:10:lg"], "--n"),
+    (["--r0", "0.1", "--c", "1", "--n", "1,,2"], "--n"),
+    (["--r0", "0.1", "--c", "1", "--n", "10", "--digits", "0"], "--digits"),
+    (["--r0", "0.1", "--c", "1", "--n", "10", "--eps", "-1"], "--eps"),
+    (["--r0", "0.1", "--c", "1", "--n", "10", "--via", "renyi"], "--via"),
+])
+def test_budget_refusals(argv, text):
+    code, out, err = run_main(["budget"] + argv)
+    assert code == 2, (code, out, err)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and text in lines[0], err
+
+
+def test_budget_bad_parameters(capsys):
     assert cli.main(["budget", "--r0", "2", "--c", "1", "--n", "2"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "countdp: error: r0 must lie in (0, 1), got 2.0"
-    assert "Traceback" not in err
     assert cli.main(["budget", "--r0", "0.5", "--r", "0.1", "--c", "1", "--n", "2"]) == 2
-    assert "r must lie" in capsys.readouterr().err
+    assert "r0 must lie" in capsys.readouterr().err
+
+
+def test_budget_plot(tmp_path, capsys):
+    path = tmp_path / "b.png"
+    assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--delta", "1e-6",
+                     "--plot", str(path)]) == 0
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+    assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--plot",
+                     str(tmp_path / "nodir" / "b.png")]) == 2
+    assert "--plot" in capsys.readouterr().err
 
 
 def test_budget_missing_library(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "countdp.mechanisms", None)  # import raises ImportError
-    assert cli.main(["budget", "--r0", "0.1", "--c", "1", "--n", "2"]) == 2
-    assert "countdp: error:" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "countdp.mechanisms.calculator", None)
+    with pytest.raises(SystemExit) as e:
+        cli.main(["budget", "--r0", "0.1", "--c", "1", "--n", "2"])
+    assert e.value.code == 2
+    assert "countdp budget: error:" in capsys.readouterr().err
 
 
 def test_usage_errors(capsys):
@@ -328,14 +392,17 @@ def test_budget_full_precision(capsys):
     """Values beyond float64 are printed at full precision, never inf or 0.0 (v(10) at r0 = 1e-300
     is 1.1566e+598; v(10^400) at r0 = 0.1 is 1.27e-798)."""
     assert cli.main(["budget", "--r0", "1e-300", "--c", "1", "--n", "10", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["v_n"].startswith("1.1566146698175799") and data["v_n"].endswith("e+598")
-    assert data["sigma"].startswith("6.26657068657750") and data["sigma"].endswith("e-301")
-    assert cli.main(["budget", "--r0", "0.1", "--c", "1", "--n", "1" + "0" * 400, "--dps", "20"]) == 0
+    text = capsys.readouterr().out
+    assert '"v": 1.1566146698175799' in text and "e+598" in text
+    assert '"sigma": 6.26657068657750' in text and "e-301" in text
+    assert cli.main(["budget", "--r0", "0.1", "--c", "1", "--n", "1" + "0" * 400, "--dps", "20",
+                     "--digits", "20"]) == 0
     out = capsys.readouterr().out
-    assert "v(n)   = 1.2715722227527948856e-798" in out
-    assert cli.main(["budget", "--r0", "1e-300", "--c", "1", "--n", "10", "--delta", "1e-6"]) == 0
-    assert "eps    = 1.1566146698175" in capsys.readouterr().out
+    assert "v(n)              1.2715722227527948856e-798" in out
+    assert cli.main(["budget", "--r0", "1e-300", "--c", "1", "--n", "10", "--delta", "1e-6",
+                     "--digits", "15"]) == 0
+    out = capsys.readouterr().out
+    assert "1.15661466981758e+598  Bun-Steinke" in out and "not computed" in out
 
 
 def test_same_option_same_rule_in_every_subcommand(bad_root):
@@ -413,3 +480,33 @@ def test_jobs_any_value(bad_root, value):
                                "-q", "--reports", str(base / "jobs-reports"), "--jobs", value],
                               timeout=120)
     _check_exit(code, out, err, "--jobs")
+
+
+# ---- help texts ---------------------------------------------------------------------------
+
+
+def test_every_help_is_complete():
+    """Every subcommand's --help has a description, an example and its exit codes; every option
+    (and positional argument) has a help text."""
+    import argparse
+
+    parser = cli.build_parser()
+    assert all(a.help for a in parser._actions if a.dest != "command"), "top-level option without help"
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(sub.choices) == {"list", "check", "reproduce", "faults", "figures", "budget"}
+    for name, sp in sub.choices.items():
+        text = sp.format_help()
+        assert sp.description, name
+        assert "examples:" in text and f"countdp {name}" in text.split("examples:")[1], name
+        assert "exit status:" in text and "  0  " in text and "  2  " in text, name
+        missing = [a.dest for a in sp._actions if not a.help]
+        assert not missing, (name, missing)
+
+
+@pytest.mark.parametrize("name", ["list", "check", "reproduce", "faults", "figures", "budget"])
+def test_help_exits_zero(name, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main([name, "--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: countdp {name}") and "exit status:" in out

@@ -89,7 +89,7 @@ def upper_point(x) -> arb:
     return arb(to_arb(x).upper())
 
 
-def integrate(f: Callable, a, b, analytic_aware: bool = False) -> arb:
+def integrate(f: Callable, a, b, analytic_aware: bool = False, rel_tol=None) -> arb:
     """Certified int_a^b f via ``acb.integral`` (real result). ``f`` must be entire unless
     ``analytic_aware`` (then ``f(z, analytic)`` honours the analytic flag).
 
@@ -97,12 +97,13 @@ def integrate(f: Callable, a, b, analytic_aware: bool = False) -> arb:
     endpoint is a ball (e.g. the kink z = sigma), the missing piece int_{mid(b)}^{b'} f for
     b' in b is enclosed by the mean value theorem as f(ball b) * (b - mid(b)) (f real and
     continuous on the real line), likewise at ``a``. Parameters captured by ``f`` may be balls:
-    the Gauss-Legendre error bound then holds uniformly over them.
+    the Gauss-Legendre error bound then holds uniformly over them.  ``rel_tol`` (default
+    ``2^-prec``) is acb.integral's relative goal; a looser goal only widens the returned ball.
     """
     a, b = to_arb(a), to_arb(b)
     am, bm = arb(a.mid()), arb(b.mid())
     g = f if analytic_aware else (lambda z, _an: f(z))
-    res = acb.integral(g, am, bm)
+    res = acb.integral(g, am, bm) if rel_tol is None else acb.integral(g, am, bm, rel_tol=rel_tol)
     if not res.is_finite() or not res.imag.contains(0):
         raise Undecided("acb.integral did not return a finite real enclosure")
     out = res.real

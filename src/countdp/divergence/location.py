@@ -30,7 +30,9 @@ The large-alpha end.  For a symmetric log-concave f (score nondecreasing)
     (alpha - 1) D_alpha(f || f_Delta) <= K_s(alpha Delta),
 
 and, if ``K_s(u)/u^2`` is nonincreasing (checked on a grid for the Airy law, not proved),
-``sup_{alpha >= A} D_alpha/alpha <= Delta^2 [K_s(u_A)/u_A^2] A/(A-1)``, ``u_A = A Delta``.  The
+``sup_{alpha >= A} D_alpha/alpha <= Delta^2 [K_s(u_A)/u_A^2] A/(A-1)``, ``u_A = A Delta``.  (Without
+the monotonicity, the certified ``K_s(u) < I u^2/2`` of the Airy score gives the weaker
+``(I/2) Delta^2 A/(A-1)``: :func:`countdp.arb.airy_score.large_alpha_bound`.)  The
 log-ratio is unbounded when the score is (the Airy law: s ~ 2 sqrt|x|), so D_inf = inf and the
 generic D_inf bound cannot close that end; this bound does.
 """

@@ -494,16 +494,20 @@ def renyi_product_2d(P1: Law, P2: Law, Q1: Law, Q2: Law, alpha) -> Divergence:
     total += s1 * s2 + s1 * d2[0] + d1[0] * s2
     err += s1 * d2[1] + d1[1] * s2
     if P1.density is not None and P2.density is not None:
-        f1 = _log_integrand(P1.density, Q1.density, alpha)
-        f2 = _log_integrand(P2.density, Q2.density, alpha)
+        # the joint integrand p^alpha q^(1-alpha) at (t1, t2), p = p1 p2 and q = q1 q2, is
+        # exp(h1(t1) + h2(t2)) with h_i = alpha log p_i + (1 - alpha) log q_i: evaluated at every
+        # pair of the 2-D rule (the integral is not factorised), h_i kept per node, since the
+        # tensor rule visits each node of one coordinate once per node of the other
+        h1 = _memo(_tilted_log(_log_integrand(P1.density, Q1.density, alpha), alpha))
+        h2 = _memo(_tilted_log(_log_integrand(P2.density, Q2.density, alpha), alpha))
         n1, n2 = _nodes(P1.density, Q1.density, alpha), _nodes(P2.density, Q2.density, alpha)
+        zero = mpmath.mpf(0)
 
         def g(t1, t2):
-            lp1, lq1 = f1(t1)
-            lp2, lq2 = f2(t2)
-            if lp1 == -INF or lp2 == -INF:
-                return mpmath.mpf(0)
-            return mpmath.exp(alpha * (lp1 + lp2) + (1 - alpha) * (lq1 + lq2))
+            a, b = h1(t1), h2(t2)
+            if a is None or b is None:
+                return zero
+            return mpmath.exp(a + b)
 
         low_dps = max(15, mpmath.mp.dps // 2)
         with mpmath.workdps(low_dps):
@@ -513,6 +517,32 @@ def renyi_product_2d(P1: Law, P2: Law, Q1: Law, Q2: Law, alpha) -> Divergence:
         err += abs(e) + abs(v) * mpmath.mpf(10) ** (-low_dps + 3)
     return Divergence(mpmath.log(total) / (alpha - 1), err / total / (alpha - 1),
                       "2-D mpmath quadrature of the joint law", alpha)
+
+
+def _tilted_log(parts, alpha):
+    """t -> alpha log p + (1 - alpha) log q of one coordinate (None where p vanishes)."""
+    one_minus = 1 - alpha
+
+    def h(t):
+        lp, lq = parts(t)
+        if lp == -INF:
+            return None
+        return alpha * lp + one_minus * lq
+
+    return h
+
+
+def _memo(f):
+    """f with its values kept per argument (an mpf node), at the precision of the first call."""
+    values = {}
+
+    def g(t):
+        v = values.get(t)
+        if v is None:
+            v = values[t] = f(t)
+        return v
+
+    return g
 
 
 def _nodes(pd: Density, qd: Density, alpha):

@@ -96,3 +96,44 @@ def bounded_range_rho(ctx, eta):
     h = ctx.convert(eta)
     e1 = ctx.expm1(h)
     return h / e1 + ctx.log(e1 / h) - 1
+
+
+@formula
+def krr_chord_weight(ctx, eps, k):
+    """b = (k-2) e^{-eps/2}/2: k-RR's E_Q (p/q)^alpha is proportional to cosh((alpha - 1/2) eps) + b
+    (the k - 2 outputs with likelihood ratio 1 against the two with e^{+-eps}); the KL is the
+    tight rho when b <= 2 (countdp.arb.renyi_chord), so for every eps > 0 when k <= 6."""
+    return (ctx.convert(k) - 2) * ctx.exp(-ctx.convert(eps) / 2) / 2
+
+
+@formula
+def laplace_chord_weight(ctx, eps):
+    """c = eps/2: Mironov's E_Q (p/q)^alpha of the Laplace pair is e^{-eps/2} (cosh y + c sinh(y)/y),
+    y = (alpha - 1/2) eps (countdp.arb.renyi_chord)."""
+    return ctx.convert(eps) / 2
+
+
+@formula
+def discrete_laplace_chord_weight(ctx, eps, Delta):
+    """m = 1 - e^{-eps/Delta}: the discrete Laplace pair's sqrt(p q) on the Delta - 1 points strictly
+    between the two centres, relative to its value on each end class (countdp.arb.renyi_chord)."""
+    return -ctx.expm1(-ctx.convert(eps) / ctx.convert(Delta))
+
+
+@formula
+def bounded_range_worst_q(ctx, eta):
+    """q* = (u* - 1)/(e^eta - 1), u* = eta/(1 - e^{-eta}): the Q-mass of the high-ratio point of the
+    two-point eta-range pair (log-likelihood ratios c + eta and c) of largest KL; over q the KL is
+    A(1 - 1/u) - log u with u = 1 + q(e^eta - 1), A = u*, whose derivative (A - u)/u^2 changes sign
+    once, at u = u*, where it equals :func:`bounded_range_rho`."""
+    h = ctx.convert(eta)
+    u = h / -ctx.expm1(-h)
+    return (u - 1) / ctx.expm1(h)
+
+
+@formula
+def bounded_range_worst_p(ctx, eta):
+    """p* = (u* - 1)/eta: the P-mass of the high-ratio point of the pair of :func:`bounded_range_worst_q`
+    (p* = q* e^{c + eta} with e^{-c} = u*)."""
+    h = ctx.convert(eta)
+    return (h / -ctx.expm1(-h) - 1) / h

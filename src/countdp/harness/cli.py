@@ -372,46 +372,225 @@ def cmd_figures(args) -> int:
     return 0 if all(not sr.results for sr in run.scripts) else 1
 
 
+def _calculator():
+    try:
+        from countdp.mechanisms import calculator
+    except ImportError as exc:
+        raise CLIError(f"the budget command needs countdp.mechanisms.calculator, which is not "
+                       f"available: {exc}") from None
+    return calculator
+
+
+def _g(x, digits: int) -> str:
+    """A number for the terminal: ``digits`` significant digits at full range, 0 as 0."""
+    import mpmath
+
+    if x is None:
+        return "-"
+    if not isinstance(x, mpmath.mpf):
+        x = mpmath.mpf(x)  # (an mpf is kept: converting would round it to the current precision)
+    if mpmath.isinf(x):
+        return "infinite"
+    return "0" if x == 0 else mpmath.nstr(x, digits, min_fixed=-4, max_fixed=digits)
+
+
+def _releases_text(k: int) -> str:
+    return f"{k} release" + ("s" if k != 1 else "")
+
+
+def _budget_block(b, row, args, digits: int) -> list[str]:
+    """The guarantee on one edge, every conversion labelled, tightest first, and the utility."""
+    k = b.releases
+    lines = [f"edge ({row.edge[0]}, {row.edge[1]}), n={row.n}: the guarantee holds for every "
+             f"count >= {row.n}",
+             f"  v(n)              {_g(row.v, digits)}   (eqs 5-6: the zCDP rho of one release)"]
+    if k > 1:
+        lines.append(f"  rho = {k} v(n)      {_g(row.rho, digits)}   ({_releases_text(k)} composed)")
+    for what, attr, given in (("eps", "eps", b.delta), ("delta", "delta", b.eps)):
+        if given is None:
+            continue
+        at = f"delta = {b.delta:g}" if what == "eps" else f"eps = {b.eps:g}"
+        lines.append(f"  {what} at {at}, tightest first:")
+        texts = [_g(getattr(cv, attr), digits) if getattr(cv, attr) is not None else "not computed"
+                 for cv in row.conversions]
+        w = max(14, *(len(t) + 2 for t in texts))
+        for cv, txt in zip(row.conversions, texts):
+            val = getattr(cv, attr)
+            err = getattr(cv, attr + "_error")
+            lines.append(f"    {txt:<{w}}{cv.label}")
+            detail = cv.note if val is None else cv.how
+            if args.verbose or val is None or cv.note:
+                lines.append(f"    {'':<{w}}  ({detail}" + (f"; error <= {_g(err, 2)}" if
+                                                           val is not None and err else "") + ")")
+                if cv.note and val is not None:
+                    lines.append(f"    {'':<{w}}  ({cv.note})")
+    exact = "exact" if row.expected_error_exact else "eq (9): an upper bound, the clipping term underflows"
+    rel = row.expected_error / max(row.n, 1)
+    lines.append(f"  E|Y - n|          {_g(row.expected_error, digits)}   (expected absolute error of "
+                 f"the released count, {exact}; / max(n, 1) = {_g(rel, 3)})")
+    lines.append(f"  r0 (n+c)/(1+c)    {_g(row.error_bound, digits)}   (its bound, Theorem 3.1(i))")
+    if row.target is not None:
+        lines.append(f"  r max(n, 1)       {_g(row.target, digits)}   (the utility target of eq (2))")
+    return lines
+
+
+def _budget_table(b, digits: int) -> list[str]:
+    """One row per n: n, v(n), rho, eps of each conversion (and delta), E|Y - n|, the bounds."""
+    cols = [("n", lambda r: str(r.n) if r.n < 10 ** 9 else _g(r.n, 4)), ("v(n)", lambda r: _g(r.v, digits))]
+    if b.releases > 1:
+        cols.append((f"rho={b.releases}v", lambda r: _g(r.rho, digits)))
+    short = {"exact": "exact", "cks": "CKS", "bun-steinke": "BS"}
+    for what, given in (("eps", b.delta), ("delta", b.eps)):
+        if given is None:
+            continue
+        for m in ("exact", "cks", "bun-steinke"):
+            def cell(r, m=m, what=what):
+                cv = next(c for c in r.conversions if c.method == m)
+                val = getattr(cv, what)
+                mark = "*" if (cv.upper_bound and val is not None) else ""
+                return (_g(val, digits) + mark) if val is not None else "-"
+            cols.append((f"{what} {short[m]}", cell))
+    cols.append(("E|Y-n|", lambda r: _g(r.expected_error, digits) + ("*" if not r.expected_error_exact else "")))
+    cols.append(("r0(n+c)/(1+c)", lambda r: _g(r.error_bound, digits)))
+    if b.r is not None:
+        cols.append(("r max(n,1)", lambda r: _g(r.target, digits)))
+    cells = [[f(r) for _, f in cols] for r in b.rows]
+    w = [max(len(h), *(len(c[j]) for c in cells)) for j, (h, _) in enumerate(cols)]
+    out = ["  ".join(f"{h:>{w[j]}}" for j, (h, _) in enumerate(cols))]
+    out += ["  ".join(f"{c[j]:>{w[j]}}" for j in range(len(cols))) for c in cells]
+    notes = []
+    if any(cv.upper_bound for r in b.rows for cv in r.conversions):
+        notes.append("* exact: the profile of the unclipped releases, an upper bound (the clipped "
+                     "mass is not negligible there; --json has the bracket)")
+    if any(not r.expected_error_exact for r in b.rows):
+        notes.append("* E|Y-n|: eq (9), an upper bound (the clipping term underflows)")
+    return out + notes
+
+
+def _budget_header(b, r0_text: str | None = None) -> list[str]:
+    r = f", r = {b.r:g}" if b.r is not None else ""
+    if r0_text is None:
+        r0_text = f"{b.r0:g}" if isinstance(b.r0, float) else _g(b.r0, 6)
+    r0 = r0_text
+    return [f"shifted log-Gaussian mechanism (eqs 3-6): r0 = {r0}, c = {b.c:g}{r}, "
+            f"{_releases_text(b.releases)}",
+            f"  sigma             {_g(b.sigma, 6)}   (eq 3)",
+            f"  v(0) = v(1)       {_g(b.v0, 6)}   (the edge (0, 1): the guarantee for every count)"]
+
+
+def _plot(args, calc, r0, b) -> None:
+    ns = [row.n for row in b.rows if row.n >= 1]
+    marks: list[int] = []
+    if len(ns) < 2:  # one count: the curves over 1..10^6 (or beyond), the count marked
+        marks = ns
+        top = max([10 ** 6] + [100 * k for k in ns])
+        ns = calc.parse_counts(f"1:{top}:log8")
+    else:  # the user's counts, and enough between them for a curve
+        ns = sorted(set(ns) | set(calc.parse_counts(f"{ns[0]}:{ns[-1]}:log8")))
+    delta = args.delta if args.delta is not None else 1e-6
+    try:
+        path = calc.plot(args.plot, r0, args.c, ns, delta=delta, releases=args.releases, marks=marks)
+    except (OSError, ValueError) as exc:
+        raise CLIError(f"--plot {args.plot}: {exc}") from None
+    print(f"plot: {path}" + ("" if args.delta is not None else " (eps at delta = 1e-6: --delta sets it)"),
+          file=sys.stderr)
+
+
 def cmd_budget(args) -> int:
     import mpmath
 
-    from countdp.harness.results import fmt
+    with mpmath.workdps(args.dps):  # printing too: a number is never re-rounded to 15 digits
+        return _cmd_budget(args)
 
+
+def _cmd_budget(args) -> int:
+    calc = _calculator()
+    digits = min(args.digits, args.dps)
+    if args.target_rho is not None or args.target_eps is not None:
+        return _cmd_solve(args, calc, digits)
+    if args.r0 is None:
+        raise CLIError("budget needs --r0 (or --target-rho / --target-eps to solve for it)")
     try:
-        from countdp.mechanisms import ShiftedLogGaussian
-    except ImportError as exc:
-        raise CLIError(f"the budget command needs countdp.mechanisms, which is not available: "
-                       f"{exc}") from None
-    if args.delta is not None:
+        b = calc.budget(args.r0, args.c, args.n, r=args.r, delta=args.delta, eps=args.eps,
+                        releases=args.releases, dps=args.dps)
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
+    if args.json:
+        print(calc.dumps(calc.to_json(b)), end="")
+    else:
+        lines = _budget_header(b)
+        if len(b.rows) == 1:
+            lines += [""] + _budget_block(b, b.rows[0], args, digits)
+        else:
+            if b.delta is not None:
+                lines.append(f"  eps at delta = {b.delta:g}: every conversion, tightest first "
+                             "(exact profile, CKS, Bun-Steinke)")
+            lines += [""] + _budget_table(b, digits)
+        print("\n".join(lines))
+    if args.plot:
+        _plot(args, calc, args.r0, b)
+    return 0
+
+
+def _cmd_solve(args, calc, digits: int) -> int:
+    if args.r0 is not None:
+        raise CLIError("--r0 cannot be given with --target-rho / --target-eps: r0 is what they solve for")
+    if args.target_eps is not None and args.delta is None:
+        raise CLIError("--target-eps needs --delta (the eps of an (eps, delta) guarantee)")
+    if args.eps is not None:
+        raise CLIError("--eps (delta at a given eps) cannot be given with a target")
+    ns = list(args.n)
+    if args.plot and len(ns) > 1:
+        raise CLIError("--plot with a target takes one --n (each n has its own r0)")
+    sols, missed = [], []
+    for n in ns:
         try:
-            from countdp.divergence.zcdp import zcdp_to_approx_dp
-        except ImportError as exc:
-            raise CLIError(f"--delta needs countdp.divergence.zcdp, which is not available: {exc}") from None
-    with mpmath.workdps(args.dps):
-        try:  # full precision (mpmath): no inf or 0.0 for a value beyond float64
-            mech = ShiftedLogGaussian(args.r0, args.c, r=args.r)
-            sigma = mech.mp_sigma()
-            v_n = mech.mp_v(args.n)
-            v_1 = mech.mp_v(1)
-            eps = zcdp_to_approx_dp(v_n, args.delta) if args.delta is not None else None
+            sols.append(calc.solve_r0(n, args.c, target_rho=args.target_rho,
+                                      target_eps=args.target_eps, delta=args.delta, r=args.r,
+                                      releases=args.releases, via=args.via, dps=args.dps))
+        except calc.Unreachable as exc:
+            missed.append((n, str(exc)))
         except ValueError as exc:
             raise CLIError(str(exc)) from None
-        out = {"r0": args.r0, "c": args.c, "r": args.r, "n": args.n, "sigma": fmt(sigma),
-               "v_n": fmt(v_n), "v_1": fmt(v_1)}
-        if args.delta is not None:
-            out.update({"delta": args.delta, "eps": fmt(eps)})
+    want = (f"rho = {args.target_rho:g}" if args.target_rho is not None else
+            f"eps = {args.target_eps:g} at delta = {args.delta:g} ({calc.LABELS[args.via]})")
     if args.json:
-        print(json.dumps(out, indent=1))
-        return 0
-    rtext = f", r = {args.r}" if args.r is not None else ""
-    print(f"shifted log-Gaussian mechanism (eqs 3-4): r0 = {args.r0}, c = {args.c}{rtext}")
-    print(f"  sigma  = {out['sigma']}")
-    print(f"  v(1)   = {out['v_1']}   (= v(0))")
-    print(f"  v(n)   = {out['v_n']}   (n = {args.n}; zCDP rho on the edge with index n)")
-    if args.delta is not None:
-        print(f"  eps    = {out['eps']}   ((eps, delta)-DP at delta = {args.delta}, "
-              f"rho = v(n), eps = rho + 2 sqrt(rho log(1/delta)))")
-    return 0
+        out = [calc.to_json(s) for s in sols]
+        data = out[0] if len(ns) == 1 and out else {"solutions": out}
+        if missed:
+            data = dict(data, unreachable=[{"n": n, "message": m} for n, m in missed])
+        print(calc.dumps(data), end="")
+    elif len(ns) == 1 and sols:
+        s = sols[0]
+        lines = [f"target {want} on the edge at n = {s.n} (c = {args.c:g}, "
+                 f"{_releases_text(args.releases)}):",
+                 f"  r0                {_g(s.r0, digits)}   (solved: sigma = {_g(s.sigma, digits)}, "
+                 "eq 3 inverted)", ""]
+        lines += _budget_header(s.budget, _g(s.r0, digits))[1:] + [""]
+        lines += _budget_block(s.budget, s.row, args, digits)
+        print("\n".join(lines))
+    elif sols:
+        lines = [f"target {want} (c = {args.c:g}, {_releases_text(args.releases)}): r0 per n"]
+        head = ("n", "r0", "sigma", "v(n)", "eps" if args.delta is not None else "rho", "E|Y-n|",
+                "r0(n+c)/(1+c)")
+        rows = []
+        for s in sols:
+            row = s.row
+            last = row.eps if args.delta is not None else row.rho
+            rows.append((str(s.n), _g(s.r0, digits), _g(s.sigma, digits), _g(row.v, digits),
+                         _g(last, digits), _g(row.expected_error, digits), _g(row.error_bound, digits)))
+        for n, _ in missed:
+            rows.append((str(n), "unreachable", "-", "-", "-", "-", "-"))
+        rows.sort(key=lambda t: int(t[0]))
+        w = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(head)]
+        lines.append("  ".join(f"{h:>{w[j]}}" for j, h in enumerate(head)))
+        lines += ["  ".join(f"{r[j]:>{w[j]}}" for j in range(len(head))) for r in rows]
+        print("\n".join(lines))
+    for _, m in missed:
+        print(f"{PROG} budget: {m}", file=sys.stderr)
+    if args.plot and sols:
+        _plot(args, calc, float(sols[0].r0), sols[0].budget)
+    return 1 if missed else 0
 
 
 # --------------------------------------------------------------------------------------------
@@ -441,16 +620,42 @@ def _jobs_arg(sp) -> None:
                     help=f"worker processes, 1..{jobs_max()} (default: number of cores)")
 
 
+def _sub(sub, name: str, summary: str, description: str, examples: str, exits: str):
+    """A subcommand whose --help has a description, examples and its exit codes."""
+    epilog = "examples:\n" + examples.rstrip() + "\n\nexit status:\n" + exits.rstrip()
+    return sub.add_parser(name, help=summary, description=description, epilog=epilog,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+_EXIT_USAGE = "  2  a usage error (a bad option value: one line on stderr, never a traceback)"
+
+
 def _add_list(sub) -> None:
-    sp = sub.add_parser("list", help="every claim id, its place in the paper, and its script")
-    sp.add_argument("--root", metavar="DIR", help="project root holding paper_checks/")
-    sp.add_argument("--json", action="store_true", help="print JSON")
+    sp = _sub(sub, "list", "every claim id, its place in the paper, and its script",
+              "List every claim of the catalogue (the paper, the companion paper, the C* claims) "
+              "with its place in the paper and the check script that verifies it.",
+              "  countdp list\n  countdp list --json | jq '.claims[].id'",
+              "  0  listed (a check script that fails to import is warned about on stderr)\n"
+              + _EXIT_USAGE)
+    sp.add_argument("--root", metavar="DIR", help="project root holding paper_checks/ (default: "
+                    "found from the current directory, or $COUNTDP_ROOT)")
+    sp.add_argument("--json", action="store_true",
+                    help="print JSON: every claim with paper, section, statement and scripts")
     sp.set_defaults(func=cmd_list)
 
 
 def _add_check(sub) -> None:
-    sp = sub.add_parser("check", help="run the check of one claim and print it in full")
-    sp.add_argument("claim_id", metavar="CLAIM_ID")
+    sp = _sub(sub, "check", "run the check of one claim and print it in full",
+              "Run the check of one claim and print its status, routes, every case (with the "
+              "route that produced it), the negative control, the slack, the worst gap over "
+              "tolerance and the certificate.",
+              "  countdp check thm3.1.ii\n  countdp check thm3.1.ii --dps 50 --quick\n"
+              "  countdp check eq3 --json > eq3.json",
+              "  0  the claim passes\n  1  the claim fails (a case does not hold, or a negative "
+              "control is not rejected)\n  2  the check errored, the claim id is unknown or not "
+              "yet checked, or a usage error")
+    sp.add_argument("claim_id", metavar="CLAIM_ID",
+                    help="a claim id of `countdp list` (e.g. thm3.1.ii)")
     _common(sp)
     sp.add_argument("--quick", action="store_true", help="the quick (CI) parameter grid")
     sp.add_argument("--certify", action="store_true",
@@ -462,7 +667,17 @@ def _add_check(sub) -> None:
 
 
 def _add_reproduce(sub) -> None:
-    sp = sub.add_parser("reproduce", help="run every check, write reports/ and figures/")
+    sp = _sub(sub, "reproduce", "run every check, write reports/ and figures/",
+              "Run every claim's check (and make the figures), then write the reports: "
+              "SUMMARY.md (one short row per claim), claims/<id>.md (the details of each claim), "
+              "index.html (one self-contained page: sortable, filterable, expandable), "
+              "<script>.json (every case), summary.json and junit.xml.",
+              "  countdp reproduce                       # full run, one worker per core\n"
+              "  countdp reproduce --quick --no-figures  # every claim, smaller grids\n"
+              "  countdp reproduce --only thm3.1.ii eq12 --reports /tmp/r",
+              "  0  every claim passes (claims not yet checked do not fail, unless --strict)\n"
+              "  1  a claim failed or errored, a fault was not caught (--faults), or --strict "
+              "and a claim is not yet checked\n" + _EXIT_USAGE + " or an unknown claim id")
     _common(sp)
     sp.add_argument("--quick", action="store_true", help="quick mode: every claim, smaller grids")
     sp.add_argument("--no-certify", action="store_true", help="skip interval certification")
@@ -474,7 +689,7 @@ def _add_reproduce(sub) -> None:
     sp.add_argument("--strict", action="store_true",
                     help="also fail if a catalogue claim has no check yet")
     sp.add_argument("--only", nargs="+", action="append", metavar="ID",
-                    help="run only these claim ids")
+                    help="run only these claim ids (space or comma separated)")
     sp.add_argument("--faults", action="store_true",
                     help="then inject the fault catalogue into the claims (see `countdp faults`) "
                          "and report each claim's sensitivity; fails if a fault is missed")
@@ -483,8 +698,14 @@ def _add_reproduce(sub) -> None:
 
 
 def _add_faults(sub) -> None:
-    sp = sub.add_parser("faults", help="inject the fault catalogue: every plausible mistake must "
-                        "make its claim fail")
+    sp = _sub(sub, "faults", "inject the fault catalogue: every plausible mistake must make its "
+              "claim fail",
+              "Inject each plausible transcription mistake of the fault catalogue (FAULTS in "
+              "paper_checks/<script>.py) into the library, one at a time in a process of its own, "
+              "and check that its claim then fails; print `caught k/n` per claim.",
+              "  countdp faults --quick\n  countdp faults --quick prop6.2 thm1.1",
+              "  0  every catchable fault was caught\n  1  a fault was not caught\n"
+              + _EXIT_USAGE + " or an unknown claim id")
     sp.add_argument("claim_ids", nargs="*", metavar="CLAIM_ID",
                     help="only the faults of these claims (default: all; only a full run writes "
                          "reports/faults.json)")
@@ -501,27 +722,134 @@ def _add_faults(sub) -> None:
 
 
 def _add_figures(sub) -> None:
-    sp = sub.add_parser("figures", help="make the figures only (no claim is checked)")
+    sp = _sub(sub, "figures", "make the figures only (no claim is checked)",
+              "Make every check script's figures (PNG, deterministic) without checking claims.",
+              "  countdp figures\n  countdp figures --figures /tmp/figs --jobs 2",
+              "  0  every figure was made\n  1  a script's figures failed (the reason on stderr)\n"
+              + _EXIT_USAGE)
     _common(sp)
-    sp.add_argument("--quick", action="store_true")
+    sp.add_argument("--quick", action="store_true",
+                    help="the quick grids where a figure depends on them (faster, coarser)")
     _jobs_arg(sp)
     sp.add_argument("--figures", metavar="DIR", help="figures directory (default ROOT/figures)")
-    sp.add_argument("--quiet", "-q", action="store_true")
+    sp.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     sp.set_defaults(func=cmd_figures)
 
 
+@_option
+def _counts_option(text):
+    try:
+        from countdp.mechanisms import calculator
+    except ImportError as exc:
+        raise ValueError(f"needs countdp.mechanisms.calculator, which is not available: {exc}") from None
+    return calculator.parse_counts(text)
+
+
+@_option
+def _positive(text):
+    x = _float(text, "a number > 0")
+    if not 0 < x < float("inf"):  # NaN fails too
+        raise ValueError(f"must be a finite number > 0, got {text}")
+    return x
+
+
+@_option
+def _nonnegative(text):
+    x = _float(text, "a number >= 0")
+    if not 0 <= x < float("inf"):
+        raise ValueError(f"must be a finite number >= 0, got {text}")
+    return x
+
+
+@_option
+def _releases(text):
+    what = "an integer in [1, 1e9] (the number of independent releases)"
+    n = _int(text, what)
+    if not 1 <= n <= 10 ** 9:
+        raise ValueError(f"must be {what}, got {n}")
+    return n
+
+
+@_option
+def _digits(text):
+    n = _int(text, "an integer in [1, 100]")
+    if not 1 <= n <= 100:
+        raise ValueError(f"must be an integer in [1, 100], got {n}")
+    return n
+
+
+_BUDGET_DESCRIPTION = """\
+The privacy budget of the shifted log-Gaussian mechanism (eqs 3-6) for your parameters, and
+the inverse: the r0 that meets a target guarantee.
+
+The edge convention: v(n) bounds the releases at the neighbouring counts n-1 and n (both
+orders); n = 0 is the edge (0, 1), v(0) = v(1). v decreases in n, so the guarantee at n holds
+for every count >= n; the guarantee for every count is the one at n = 0. k releases
+(--releases k) compose to rho = k v(n).
+
+With --delta every conversion to (eps, delta)-DP is printed, labelled, tightest first: the
+exact privacy profile of the released mechanism, Canonne-Kamath-Steinke (CKS) from rho, and
+Bun-Steinke from rho (each valid on its own). --eps gives delta at that eps the same way.
+Beside them: the expected absolute error E|Y - n| of the released count, its bound
+r0 (n+c)/(1+c) (Theorem 3.1(i)) and, with --r, the target r max(n, 1) of eq (2).
+
+Values are computed at --dps digits at full range (no inf or 0.0 for a value beyond float64);
+the text shows --digits significant digits, --json all of them, as JSON numbers, with the
+parameters echoed. The Python API is countdp.mechanisms.calculator (budget, solve_r0)."""
+
+_BUDGET_EXAMPLES = """\
+  countdp budget --r0 0.05 --c 1 --n 10 --delta 1e-6      # every eps, tightest first
+  countdp budget --r0 0.05 --c 1 --n 1:1e6:log --delta 1e-6   # a table over n
+  countdp budget --r0 0.05 --c 1 --n 1,10,100 --eps 1    # delta at eps = 1
+  countdp budget --c 1 --n 100 --target-eps 1 --delta 1e-6    # solve for r0
+  countdp budget --c 1 --n 100 --target-rho 0.5 --releases 4  # rho over 4 releases
+  countdp budget --r0 0.05 --c 1 --n 10 --delta 1e-6 --plot budget.png --json
+  --n takes a count (10, 1e6), a list (1,10,100) or ranges: A:B (every count), A:B:S
+  (step S), A:B:log (A, 10A, 100A, ... <= B), A:B:logK (K per decade)"""
+
+
 def _add_budget(sub) -> None:
-    sp = sub.add_parser("budget", help="sigma, v(n) and (with --delta) eps for your parameters")
-    sp.add_argument("--r0", type=_real, required=True, help="calibration error level, 0 < r0 < r")
-    sp.add_argument("--c", type=_real, required=True, help="shift c > 0")
-    sp.add_argument("--n", type=_count, required=True, help="the count (edge index) n >= 0")
-    sp.add_argument("--r", type=_real, default=None, help="utility target r (0 < r <= 1)")
+    sp = _sub(sub, "budget", "the privacy budget for your parameters (every conversion), or r0 "
+              "from a target",
+              _BUDGET_DESCRIPTION, _BUDGET_EXAMPLES,
+              "  0  printed\n  1  a target is unreachable: the r0 it needs is not below r (or 1); "
+              "the message says the best reachable\n  2  a usage error or a parameter out of its "
+              "range (one line on stderr)")
+    sp.add_argument("--r0", type=_real, default=None,
+                    help="calibration error level, 0 < r0 < r (0 < r0 < 1 without --r); omit it "
+                         "with --target-rho / --target-eps, which solve for it")
+    sp.add_argument("--c", type=_real, required=True, help="the shift c > 0")
+    sp.add_argument("--n", type=_counts_option, required=True, metavar="N",
+                    help="the count n >= 0 whose edge (n-1, n) is bounded: a count (10, 1e6), a "
+                         "list (1,10,100) or a range (0:100:10, 1:1e6:log); several give a table")
+    sp.add_argument("--r", type=_real, default=None,
+                    help="the utility target r, 0 < r <= 1 (adds the target r max(n, 1) of eq (2) "
+                         "and bounds r0 when solving)")
     sp.add_argument("--delta", type=_delta, default=None,
-                    help="also convert rho = v(n) to (eps, delta)-DP, 0 < delta < 1")
+                    help="give eps at this delta, 0 < delta < 1, by every conversion")
+    sp.add_argument("--eps", type=_nonnegative, default=None,
+                    help="give delta at this eps >= 0, by every conversion")
+    sp.add_argument("--releases", "-k", type=_releases, default=1, metavar="K",
+                    help="K independent releases of the count, composed: rho = K v(n) (default 1)")
+    sp.add_argument("--target-rho", type=_positive, default=None, metavar="RHO",
+                    help="solve for the r0 whose rho = K v(n) at n equals RHO")
+    sp.add_argument("--target-eps", type=_positive, default=None, metavar="EPS",
+                    help="solve for the r0 whose eps at --delta equals EPS (by --via)")
+    sp.add_argument("--via", choices=("exact", "cks", "bun-steinke"), default="exact",
+                    help="the conversion --target-eps is solved with (default exact: the exact "
+                         "profile in log space, which bounds the released mechanism's)")
     sp.add_argument("--dps", type=_dps, default=DEFAULT_DPS, metavar="N",
-                    help=f"working precision, 5..100 (default {DEFAULT_DPS}); values are printed "
+                    help=f"working precision, 5..100 (default {DEFAULT_DPS}); values are computed "
                          "to this many digits, at full range")
-    sp.add_argument("--json", action="store_true", help="print JSON")
+    sp.add_argument("--digits", type=_digits, default=6, metavar="D",
+                    help="significant digits in the text output (default 6; --json has --dps)")
+    sp.add_argument("--json", action="store_true",
+                    help="print JSON: the parameters echoed, numbers as JSON numbers at --dps digits")
+    sp.add_argument("--plot", metavar="FILE",
+                    help="also draw v(n) and eps(n) against n (PNG), the paper's mechanism beside "
+                         "the Airy mechanism with the same r0 and c")
+    sp.add_argument("--verbose", "-v", action="store_true",
+                    help="say how each conversion was computed, with its error bound")
     sp.set_defaults(func=cmd_budget)
 
 
@@ -530,8 +858,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _Parser(
         prog=PROG,
-        description='Reproducible verification of "Better Privacy Guarantees for Larger Groups".')
-    p.add_argument("--version", action="version", version=f"{PROG} {provenance().text}")
+        description='Reproducible verification of "Better Privacy Guarantees for Larger Groups", '
+                    "and a privacy-budget calculator for its mechanism.",
+        epilog="examples:\n  countdp list\n  countdp check thm3.1.ii\n  countdp reproduce --quick\n"
+               "  countdp budget --r0 0.05 --c 1 --n 10 --delta 1e-6\n\n"
+               "`countdp COMMAND --help` describes each command, its options and exit codes.\n"
+               "exit status: 0 success, 1 a claim failed / a target is unreachable, 2 usage error",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"{PROG} {provenance().text}",
+                   help="print the version and the git commit, and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for add in (_add_list, _add_check, _add_reproduce, _add_faults, _add_figures, _add_budget):

@@ -6,11 +6,17 @@ Files (in the reports directory, each written atomically):
   (``ClaimResult.to_json()`` each, in source order), figures;
 * ``summary.json``   -- environment, quick, claims {id: status}, counts, scripts {script:
   seconds}, seconds (total wall time);
-* ``SUMMARY.md``     -- the table a person reads, one per catalogue section;
+* ``SUMMARY.md``     -- what a reviewer reads first: one short row per claim, one table per
+  catalogue section, condensed findings, failures, scripts, environment (commit, dirty flag);
+* ``claims/<id>.md`` -- one page per claim: statement, routes, verdict, negative control,
+  certificate, faults, findings, figures, every case with its route;
+* ``index.html``     -- the whole run on one self-contained page (figures embedded, no network):
+  the claim table sortable and filterable, each claim expandable (:mod:`.html`);
 * ``junit.xml``      -- one testsuite per script, one testcase per claim, for CI.
 
 Output is deterministic: two runs of the same code give identical files apart from the
-``seconds`` / ``time`` fields.  No timestamps are written anywhere.
+``seconds`` / ``time`` fields (and the wall-time line of SUMMARY.md and index.html).  No
+timestamps are written anywhere.
 """
 
 from __future__ import annotations
@@ -18,8 +24,12 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import tempfile
+import textwrap
 import xml.etree.ElementTree as ET
+import zlib
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -28,7 +38,8 @@ import mpmath
 
 from . import catalogue
 from .catalogue import CATALOGUE, SECTION_TITLES
-from .results import ClaimResult, Run, ScriptRun, Settings
+from .plotting import FIGURE_CLAIMS_KEY
+from .results import ClaimResult, Run, ScriptRun, Settings, fmt
 
 SECTION_ORDER = (catalogue.PAPER, catalogue.COMPANION, catalogue.BEYOND)
 STATUS_WORD = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "missing": "not yet checked"}
@@ -60,6 +71,7 @@ def environment(settings: Settings) -> dict:
         "flint": _version("python-flint"),
         "countdp": prov.version,
         "commit": prov.short,
+        "dirty": bool(prov.dirty),
         "dps": settings.dps,
         "quick": bool(settings.quick),
         "seed": settings.seed,
@@ -126,7 +138,229 @@ def summary_json(run: Run) -> dict:
 
 
 # --------------------------------------------------------------------------------------------
-# SUMMARY.md
+# Digests shared by SUMMARY.md, claims/<id>.md and index.html: rounded numbers, short texts
+# --------------------------------------------------------------------------------------------
+
+#: significant digits of a number in SUMMARY.md (findings) and in the claim pages
+SUMMARY_DIGITS = 4
+PAGE_DIGITS = 10
+#: a long decimal inside a text (at least 6 significant digits, optional exponent)
+_LONG_NUMBER = re.compile(r"(?<![\w.])(-?)(\d+\.\d{5,}|\d{7,}\.\d*)(?:[eE]([-+]?\d+))?(?![\w.])")
+
+
+def round_number(text: Any, digits: int = SUMMARY_DIGITS) -> str:
+    """A report number (a decimal string at the working precision) at ``digits`` significant
+    digits; anything that is not a plain number is returned as text, with its long decimals
+    rounded (``"-0.04798660001 +- 4.7e-13"`` -> ``"-0.04799 +- 4.7e-13"``)."""
+    if text is None:
+        return "-"
+    if isinstance(text, bool):
+        return str(text)
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        text = repr(text) if isinstance(text, float) else str(text)
+    s = str(text)
+    try:
+        x = mpmath.mpf(s)
+    except (ValueError, TypeError):
+        return round_numbers_in(s, digits)
+    if mpmath.isinf(x) or mpmath.isnan(x):
+        return s
+    if x == 0:
+        return "0"
+    if re.fullmatch(r"-?\d{1,15}", s):  # an integer stays exact
+        return s
+    with mpmath.workdps(max(digits + 5, 20)):
+        return mpmath.nstr(mpmath.mpf(s), digits, min_fixed=-4, max_fixed=digits + 1, strip_zeros=True)
+
+
+def round_numbers_in(text: str, digits: int = SUMMARY_DIGITS) -> str:
+    """``text`` with every long decimal in it rounded to ``digits`` significant digits."""
+    def sub(m: re.Match) -> str:
+        num = m.group(0)
+        return round_number(num, digits)
+    return _LONG_NUMBER.sub(sub, text)
+
+
+def shorten(text: Any, width: int) -> str:
+    """One line of at most ``width`` characters (an ellipsis marks a cut)."""
+    s = "-" if text is None or text == "" else " ".join(str(text).split())
+    return s if len(s) <= width else s[: width - 1].rstrip() + "\u2026"
+
+
+def claim_file(claim_id: str) -> str:
+    """The file name of a claim's page (``:`` of a pseudo id becomes ``_``)."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", claim_id) + ".md"
+
+
+def section_label(title: str | None, script: str) -> str:
+    """The paper section a script verifies, from its title ("Section 3", "Sections 6.2-6.5",
+    "Companion paper", ...)."""
+    if not title:
+        return script
+    head = title.split(":")[0].strip()
+    return head if len(head) <= 30 else script
+
+
+def certified_short(cert: dict | None) -> str:
+    """PROOF k/n, instances k/n, partial k/n, or no."""
+    if not cert:
+        return "-"
+    if "records" not in cert:
+        return "no"
+    word = "partial" if not cert.get("certified") else ("PROOF" if cert.get("proof") else "instances")
+    return f"{word} {cert.get('proved')}/{cert.get('records')}"
+
+
+def worst_short(res: ClaimResult, route_width: int = 38) -> str:
+    """The worst gap / tolerance: the deterministic routes' with its route, then the Monte Carlo
+    routes' after "MC"."""
+    parts = []
+    for mc, label in ((False, ""), (True, "MC ")):
+        w = res.worst_gap(mc)
+        if w is None:
+            continue
+        with mpmath.workdps(20):
+            ratio = round_number(fmt(w.ratio, 3), 3)
+        where = f" ({shorten(w.route, route_width)})" if w.route and not mc else ""
+        parts.append(f"{label}{ratio}{where}")
+    return " \u00b7 ".join(parts) or "-"
+
+
+def _finding_value(v: Any, digits: int) -> str:
+    if isinstance(v, list):
+        if not v:
+            return "none"
+        if all(not isinstance(x, (dict, list)) for x in v) and len(v) <= 6 and \
+                sum(len(str(x)) for x in v) <= 80:
+            return "[" + ", ".join(round_number(x, digits) for x in v) + "]"
+        return f"({len(v)} {'rows' if isinstance(v[0], dict) else 'items'})"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {round_number(x, digits)}" for k, x in v.items()) + "}"
+    return round_number(v, digits)
+
+
+def _as_number(text: str):
+    try:
+        x = mpmath.mpf(text)
+    except (ValueError, TypeError):
+        return None
+    return None if mpmath.isnan(x) else x
+
+
+def _spread(values: list[str], digits: int) -> str:
+    """The values a finding's key takes across a group: one value; a set of at most 4; the
+    numeric range (with the non-numeric values beside it)."""
+    distinct = list(dict.fromkeys(values))
+    if len(distinct) == 1:
+        return distinct[0]
+    if len(distinct) <= 4:
+        return "{" + ", ".join(distinct) + "}"
+    nums = [(x, v) for v in distinct if (x := _as_number(v)) is not None]
+    other = [v for v in distinct if _as_number(v) is None]
+    text = ""
+    if nums:
+        lo = min(nums, key=lambda t: t[0])[1]
+        hi = max(nums, key=lambda t: t[0])[1]
+        text = f"{lo}\u2026{hi}"
+    if other:
+        text += (" or " if text else "") + ", ".join(other[:3]) + (", \u2026" if len(other) > 3 else "")
+    return text
+
+
+def condense_findings(findings: list[dict], digits: int = SUMMARY_DIGITS) -> list[str]:
+    """The findings of one claim as a few lines: grouped by their ``what``; in a group of several,
+    each key once with the value, the set or the range it takes; numbers rounded."""
+    groups: dict[str, list[dict]] = {}
+    for f in findings:
+        groups.setdefault(str(f.get("what", "")), []).append(f)
+    lines = []
+    for what, group in groups.items():
+        keys = list(dict.fromkeys(k for f in group for k in f if k != "what"))
+        items = []
+        for k in keys:
+            vals = [f"({len(f[k])} entries)" if isinstance(f[k], dict) and (len(f[k]) > 4 or len(group) > 1)
+                    else _finding_value(f[k], digits) for f in group if k in f]
+            items.append(f"{k} {_spread(vals, digits)}" if len(group) > 1 else f"{k} = {vals[0]}")
+        head = f"{what}" + (f" ({len(group)} findings)" if len(group) > 1 else "")
+        lines.append((head + ": " if what else (f"({len(group)} findings) " if len(group) > 1 else ""))
+                     + ", ".join(items))
+    return lines
+
+
+# --------------------------------------------------------------------------------------------
+# Figures: the claims each belongs to and its caption, read from the PNG's own text chunks
+# --------------------------------------------------------------------------------------------
+
+
+def png_text(path: str | os.PathLike) -> dict[str, str]:
+    """The text chunks (tEXt, zTXt, iTXt) of a PNG file; {} if it cannot be read."""
+    out: dict[str, str] = {}
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return out
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        return out
+    pos = 8
+    while pos + 8 <= len(data):
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        try:
+            if kind == b"tEXt":
+                k, v = body.split(b"\0", 1)
+                out[k.decode("latin-1")] = v.decode("latin-1")
+            elif kind == b"zTXt":
+                k, rest = body.split(b"\0", 1)
+                out[k.decode("latin-1")] = zlib.decompress(rest[1:]).decode("latin-1")
+            elif kind == b"iTXt":
+                k, rest = body.split(b"\0", 1)
+                compressed, rest = rest[0], rest[2:]
+                _lang, rest = rest.split(b"\0", 1)
+                _tkey, text = rest.split(b"\0", 1)
+                out[k.decode("latin-1")] = (zlib.decompress(text) if compressed else text).decode("utf-8")
+            elif kind == b"IEND":
+                break
+        except (ValueError, zlib.error, UnicodeDecodeError):
+            continue
+    return out
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure of the run: its name, file (absolute), path as the report shows it, the claims
+    it belongs to and its caption (both from the PNG's text chunks), and its script."""
+
+    name: str
+    file: Path
+    shown: str
+    claims: tuple
+    caption: str
+    script: str
+
+
+def run_figures(run: Run) -> list[Figure]:
+    """Every figure the run made, in script order."""
+    out = []
+    for sr in run.scripts:
+        for f in sr.figures or []:
+            p = Path(f)
+            file = p if p.is_absolute() else Path(run.root) / p
+            meta = png_text(file)
+            claims = tuple(meta.get(FIGURE_CLAIMS_KEY, "").split())
+            out.append(Figure(p.stem, file, str(f), claims, meta.get("Description", ""), sr.name))
+    return out
+
+
+def figures_of(figs: list[Figure], claim_id: str, script: str) -> list[Figure]:
+    """The figures that belong to a claim: those naming it; a figure naming no claim belongs to
+    every claim of its script."""
+    return [f for f in figs if claim_id in f.claims or (not f.claims and f.script == script)]
+
+
+# --------------------------------------------------------------------------------------------
+# SUMMARY.md: one short row per claim
 # --------------------------------------------------------------------------------------------
 
 
@@ -155,7 +389,7 @@ def _certified_text(res: ClaimResult) -> str:
     else:
         word = "PROOF" if cert.get("proof") else "certified instances"
     return (f"{word} ({cert.get('proved')}/{cert.get('records')} records, radius <= "
-            f"{cert.get('enclosure_radius')})")
+            f"{cert.get('enclosure_radius') or '-'})")
 
 
 def _last_line(text: str | None) -> str:
@@ -163,84 +397,110 @@ def _last_line(text: str | None) -> str:
     return lines[-1].strip() if lines else ""
 
 
-def _case_text(case: dict) -> str:
-    params = ", ".join(f"{k}={v}" for k, v in case.get("params", {}).items())
-    return (f"{params}: {case.get('lhs')} {case.get('relation')} {case.get('rhs')} "
-            f"(tol {case.get('tol')})")
+def _case_text(case: dict, digits: int | None = None) -> str:
+    r = (lambda v: round_number(v, digits)) if digits else (lambda v: v)
+    params = ", ".join(f"{k}={r(v)}" for k, v in case.get("params", {}).items())
+    route = f" [{case['route']}]" if case.get("route") else ""
+    return (f"{params}: {r(case.get('lhs'))} {case.get('relation')} {r(case.get('rhs'))} "
+            f"(tol {r(case.get('tol'))}){route}")
 
 
 def _find_script(run: Run) -> dict[str, str]:
     return {cid: ", ".join(names) for cid, names in run.declared_by().items()}
 
 
+def _sensitivity_short(text: str | None) -> str:
+    if not text:
+        return "-"
+    m = re.search(r"(\d+/\d+)", text)
+    return m.group(1) if m else text
+
+
+#: widths of the shortened cells of SUMMARY.md
+_SLACK_WIDTH = 64
+
+
 def summary_md(run: Run, sensitivity: dict[str, str] | None = None) -> str:
-    """SUMMARY.md: the header, one table per catalogue section (with findings and the claims not
-    yet checked), the failures and errors, the scripts, the environment.  ``sensitivity`` maps
-    claim ids to the fault catalogue's "caught k/n" (from ``faults.json``, same mode)."""
+    """SUMMARY.md: the header (counts, mode, commit), one short table per catalogue section
+    (one row per claim, linking to claims/<id>.md), condensed findings, the claims not yet
+    checked, the failures and errors, the scripts, the environment.  ``sensitivity`` maps claim
+    ids to the fault catalogue's "caught k/n" (from ``faults.json``, same mode)."""
     by_id: dict[str, list[tuple[str, ClaimResult]]] = {}
     for name, r in run.results():
         by_id.setdefault(r.id, []).append((name, r))
-    out = _summary_header(run)
+    out = _summary_header(run, sensitivity or {})
     statuses = run.statuses()
     for section in SECTION_ORDER:
         ids = [i for i, c in CATALOGUE.items() if c.section == section and i in statuses]
         if ids:
             out += _summary_section(run, section, ids, by_id, statuses, sensitivity or {})
+    pseudo = [i for i in statuses if i not in CATALOGUE]
+    if pseudo:
+        out += _summary_section(run, None, pseudo, by_id, statuses, sensitivity or {})
+    out += _summary_findings(run, by_id)
     out += _summary_failures(run)
     out += _summary_scripts(run)
     return "\n".join(out)
 
 
-def _summary_header(run: Run) -> list[str]:
+def _commit_text(env: dict) -> str:
+    commit = str(env.get("commit", "unknown"))
+    base = commit.removesuffix("-dirty")
+    if base == "unknown":
+        return "commit unknown"
+    return f"commit `{base}`" + (" with uncommitted changes (dirty)" if env.get("dirty") else " (clean)")
+
+
+def _summary_header(run: Run, sensitivity: dict) -> list[str]:
     s, counts = run.settings, run.counts()
-    out = ["# countdp: claim-by-claim verification", ""]
-    mode = "quick" if s.quick else "full"
-    out.append(f"Mode **{mode}**, working precision {s.dps} digits, seed {s.seed}"
-               f"{'' if s.certify else ', certification off'}.")
+    env = environment(s)
     scope = "" if run.only_ids is None else f" (only: {', '.join(run.only_ids) or 'none'})"
-    out.append(f"**{counts['pass']} pass, {counts['fail']} fail, {counts['error']} error, "
-               f"{counts['missing']} not yet checked**{scope}.")
+    out = ["# countdp: claim-by-claim verification", ""]
+    out += textwrap.wrap(
+        f"**{counts['pass']} pass, {counts['fail']} fail, {counts['error']} error, "
+        f"{counts['missing']} not yet checked**{scope}: {'quick' if s.quick else 'full'} "
+        f"mode, {s.dps} digits, seed {s.seed}{'' if s.certify else ', certification off'}, "
+        f"countdp {env['countdp']}, {_commit_text(env)}.", 100, break_on_hyphens=False)
+    if sensitivity:
+        caught = [re.search(r"(\d+)/(\d+)", t) for t in sensitivity.values()]
+        k = sum(int(m.group(1)) for m in caught if m)
+        n = sum(int(m.group(2)) for m in caught if m)
+        out.append(f"Fault catalogue: {k} of {n} catchable faults caught (`countdp faults`).")
     out.append("")
-    out.append("Columns: *routes compared* are the independent computations each case sets side "
-               "by side; *worst gap / tol* is the largest |lhs - rhs| / tolerance over the claim's "
-               "`==` cases, with the route that produced it, Monte Carlo routes (MC) apart from "
-               "the deterministic ones (a value above 1 would be a failing case); *slack* is how "
-               "far an inequality is from equality; the *negative control* is a perturbed claim "
-               "the same comparison must reject; *certified* is PROOF where every "
-               "ball-arithmetic record is proved and states the claim itself, *certified "
-               "instances* where the records certify instances of it (e.g. a mechanism above a "
-               "bound); *sensitivity* is how many of the fault catalogue's plausible mistakes "
-               "the check caught (`countdp faults`).")
+    out += textwrap.wrap(
+        "Each claim in full (statement, routes, every case, the negative control, the certificate, "
+        "its figures): `claims/<id>.md`, linked from the id. The whole run on one page: "
+        "`index.html`.", 100)
+    out.append("")
+    out += textwrap.wrap(
+        "*routes*: independent computations compared. *worst gap / tol*: the largest \\|lhs - rhs\\| "
+        "/ tolerance over the `==` cases, with its route; Monte Carlo routes apart (MC); above 1 "
+        "would fail. *slack*: how far an inequality is from equality. *sens.*: faults of the "
+        "catalogue caught. *certified*: PROOF (every ball-arithmetic record proves the claim "
+        "itself), instances (records certify instances), no (numerical evidence).", 100,
+        break_on_hyphens=False)
     out.append("")
     return out
 
 
-def _summary_section(run: Run, section: str, ids: list[str], by_id: dict,
+def _summary_section(run: Run, section: str | None, ids: list[str], by_id: dict,
                      statuses: dict, sensitivity: dict) -> list[str]:
     s = run.settings
-    out = [f"## {SECTION_TITLES[section]}", ""]
+    title = SECTION_TITLES[section] if section else "Scripts that did not run"
+    out = [f"## {title}", ""]
     checked = [i for i in ids if i in by_id]
     if checked:
-        out.append("| claim id | paper | status | routes compared | worst gap / tol | slack "
-                   "| negative control | certified | sensitivity | script |")
-        out.append("|---|---|---|---|---|---|---|---|---|---|")
+        out.append("| claim | paper | status | routes | worst gap / tol | slack | sens. | certified |")
+        out.append("|---|---|---|---|---|---|---|---|")
         for i in checked:
             for name, r in by_id[i]:
                 with mpmath.workdps(s.dps):
-                    worst = r.worst
-                out.append("| " + " | ".join(_cell(x) for x in [
-                    f"`{i}`", r.paper, STATUS_WORD.get(r.status, r.status.upper()),
-                    " vs ".join(r.routes), worst, r.slack, _control_text(r),
-                    _certified_text(r), sensitivity.get(i, "-"), name]) + " |")
-        out.append("")
-    findings = [(i, name, f) for i in checked for name, r in by_id[i]
-                for f in result_json(r, s).get("findings", [])]
-    if findings:
-        out += ["Findings:", ""]
-        for i, name, f in findings:
-            items = ", ".join(f"{k} = {json.dumps(v) if isinstance(v, (dict, list)) else v}"
-                              for k, v in f.items())
-            out.append(f"- `{i}`: {_cell(items)}")
+                    worst = worst_short(r)
+                out.append("| " + " | ".join([
+                    f"[`{i}`](claims/{claim_file(i)})", _cell(r.paper),
+                    STATUS_WORD.get(r.status, r.status.upper()), str(len(r.routes)),
+                    _cell(worst), _cell(shorten(round_numbers_in(r.slack or "-"), _SLACK_WIDTH)),
+                    _sensitivity_short(sensitivity.get(i)), certified_short(r.certified)]) + " |")
         out.append("")
     missing = [i for i in ids if statuses[i] == "missing"]
     if missing:
@@ -251,6 +511,25 @@ def _summary_section(run: Run, section: str, ids: list[str], by_id: dict,
     return out
 
 
+#: the longest line of a finding in SUMMARY.md (the claim's page has all of it)
+_FINDING_WIDTH = 200
+
+
+def _summary_findings(run: Run, by_id: dict) -> list[str]:
+    """Findings of every claim, condensed (one line per group, numbers rounded)."""
+    lines = []
+    for i in run.statuses():
+        for _, r in by_id.get(i, []):
+            for line in condense_findings(result_json(r, run.settings).get("findings", [])):
+                lines.append(f"- [`{i}`](claims/{claim_file(i)}): {_cell(shorten(line, _FINDING_WIDTH))}")
+    if not lines:
+        return []
+    return ["## Findings", ""] + textwrap.wrap(
+        f"Numbers the checks report beyond the verdict (rounded to {SUMMARY_DIGITS} digits; a "
+        "group of similar findings as the values or the range each takes; every value in the "
+        "claim's page).", 100) + [""] + lines + [""]
+
+
 def _summary_failures(run: Run) -> list[str]:
     bad = [(name, r) for name, r in run.results() if r.status != "pass"]
     if not bad:
@@ -258,38 +537,245 @@ def _summary_failures(run: Run) -> list[str]:
     out = ["## Failures and errors", ""]
     for name, r in bad:
         rj = result_json(r, run.settings)
-        out.append(f"- `{r.id}` ({name}): **{STATUS_WORD.get(r.status, r.status)}** -- "
-                   f"{_cell(r.reason or 'no reason given')}")
+        out.append(f"- [`{r.id}`](claims/{claim_file(r.id)}) ({name}): "
+                   f"**{STATUS_WORD.get(r.status, r.status)}** -- "
+                   f"{_cell(shorten(r.reason or 'no reason given', 200))}")
         if r.status == "error":
-            out.append(f"  - last traceback line: `{_last_line(r.error) or '-'}`")
+            out.append(f"  - last traceback line: `{shorten(_last_line(r.error), 200) or '-'}`")
         failed = [c for c in rj.get("cases", []) if not c.get("ok")]
-        for c in failed[:5]:
-            out.append(f"  - case not holding: {_cell(_case_text(c))}")
-        if len(failed) > 5:
-            out.append(f"  - ... and {len(failed) - 5} more cases (see the script's JSON)")
+        for c in failed[:3]:
+            out.append(f"  - case not holding: {_cell(shorten(_case_text(c, 6), 240))}")
+        if len(failed) > 3:
+            out.append(f"  - ... and {len(failed) - 3} more cases (see the claim's page)")
         for c in r.controls:
             if not c.rejected:
-                out.append(f"  - control NOT rejected: {_cell(c.what)} -- {_cell(c.detail)}")
+                out.append(f"  - control NOT rejected: {_cell(shorten(c.what, 120))} -- "
+                           f"{_cell(shorten(round_numbers_in(c.detail or ''), 120))}")
     out.append("")
     return out
 
 
 def _summary_scripts(run: Run) -> list[str]:
-    out = ["## Scripts", "", "| script | verifies | claims | status | seconds | figures |",
-           "|---|---|---|---|---|---|"]
+    out = ["## Scripts", "", "| script | claims | status | seconds | figures |",
+           "|---|---|---|---|---|"]
     for sr in run.scripts:
-        figs = "-" if not sr.figures else ", ".join(sr.figures)
+        figs = "-" if not sr.figures else ", ".join(Path(f).stem for f in sr.figures)
         out.append("| " + " | ".join(_cell(x) for x in [
-            sr.path, sr.title, len(sr.results), STATUS_WORD.get(sr.status, sr.status),
+            sr.path, len(sr.results), STATUS_WORD.get(sr.status, sr.status),
             f"{sr.seconds:.1f}", figs]) + " |")
     out.append("")
+    env = environment(run.settings)
     out += ["## Environment", ""]
-    for k, v in environment(run.settings).items():
-        out.append(f"- {k}: {v}")
+    out.append(f"- {_commit_text(env)}; countdp {env['countdp']}")
+    out.append(f"- Python {env['python']} on {env['platform']}")
+    out.append("- " + ", ".join(f"{k} {env[k]}" for k in ("numpy", "scipy", "mpmath",
+                                                           "matplotlib", "flint")))
+    out.append(f"- mode {'quick' if env['quick'] else 'full'}, dps {env['dps']}, seed {env['seed']}, "
+               f"certify {env['certify']}")
     out.append("")
     out.append(f"Total wall time: {run.seconds:.1f} s.")
     out.append("")
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# claims/<id>.md: one page per claim
+# --------------------------------------------------------------------------------------------
+
+
+def _md_table(head: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(_cell(h) for h in head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return out
+
+
+def _gap_text(case: dict) -> str:
+    if case.get("relation") != "==":
+        return ""
+    try:
+        a, b, t = (mpmath.mpf(case[k]) for k in ("lhs", "rhs", "tol"))
+    except (ValueError, TypeError, KeyError):
+        return ""
+    if mpmath.isinf(a) or mpmath.isinf(b):
+        return ""
+    if t == 0:
+        return "0" if a == b else "inf"
+    with mpmath.workdps(20):
+        return round_number(mpmath.nstr(abs(a - b) / t, 3), 3)
+
+
+def claim_page(res: ClaimResult, script: str, sr: ScriptRun | None, run: Run,
+               figures: list[Figure], faults: dict | None, page_dir: Path) -> str:
+    """claims/<id>.md: the statement, the verdict, routes, negative control, certificate,
+    findings, figures, notes and every case with its route.  No timings (deterministic)."""
+    s = run.settings
+    rj = result_json(res, s)
+    info = CATALOGUE.get(res.id)
+    status = STATUS_WORD.get(res.status, res.status.upper())
+    out = [f"# `{res.id}`: {res.paper}", ""]
+    where = f"`{sr.path}`" if sr else script
+    out.append(f"**{status}**, checked by {where}" + (f" ({sr.title})" if sr and sr.title else "")
+               + ". [Summary](../SUMMARY.md) \u00b7 [all claims](../index.html)")
+    out.append("")
+    if info is not None:
+        out += [f"**Statement.** {info.statement}", ""]
+    if res.reason:
+        out += [f"**Reason.** {res.reason}", ""]
+    out += ["## Routes compared", ""] + [f"{k}. {r}" for k, r in enumerate(res.routes, 1)] + [""]
+    out += ["## Verdict", ""]
+    cases = rj.get("cases", [])
+    out.append(f"- cases: {len(cases)} compared, {sum(1 for c in cases if c.get('ok'))} hold")
+    for mc, label in ((False, "deterministic routes"), (True, "Monte Carlo routes")):
+        w = res.worst_gap(mc)
+        if w is not None:
+            with mpmath.workdps(20):
+                ratio = round_number(fmt(w.ratio, 3), 3)
+            out.append(f"- worst gap / tolerance, {label}: {ratio} ({w.route or 'no route named'}; "
+                       f"over {w.cases} `==` cases)")
+    if res.slack:
+        out.append(f"- slack: {round_numbers_in(res.slack, PAGE_DIGITS)}")
+    if faults:
+        out.append(f"- sensitivity: {faults.get('sensitivity', '-')} (the fault catalogue)")
+    out.append("")
+    out += ["## Negative control", ""]
+    if res.controls:
+        for c in res.controls:
+            state = "rejected" if c.rejected else "**NOT rejected**"
+            detail = f" -- {round_numbers_in(c.detail, PAGE_DIGITS)}" if c.detail else ""
+            out.append(f"- {state}: {c.what}{detail}")
+    else:
+        out.append("- none")
+    out.append("")
+    out += ["## Certificate", ""]
+    cert = res.certified
+    if cert is None:
+        out.append("- not run")
+    else:
+        out.append(f"- {_certified_text(res)}")
+        for w in cert.get("what", []) or []:
+            out.append(f"  - {w}")
+        for w in cert.get("undecided", []) or []:
+            out.append(f"  - undecided: {w}")
+        for w in cert.get("disproved", []) or []:
+            out.append(f"  - **disproved**: {w}")
+    out.append("")
+    if faults and faults.get("faults"):
+        out += ["## Faults injected", ""]
+        out += _md_table(["fault", "kind", "caught", "by"],
+                         [[f.get("name", ""), f.get("kind", ""), "yes" if f.get("caught") else
+                           ("-" if f.get("how") == "uncatchable" else "**no**"), f.get("how", "")]
+                          for f in faults["faults"]])
+        out.append("")
+    findings = rj.get("findings", [])
+    if findings:
+        out += ["## Findings", ""]
+        out += _findings_md(findings)
+        out.append("")
+    if figures:
+        out += ["## Figures", ""]
+        for f in figures:
+            rel = os.path.relpath(f.file, page_dir) if f.file.is_absolute() else f.shown
+            out.append(f"![{f.name}]({Path(rel).as_posix()})")
+            out.append("")
+            out.append(f"*{f.name}*" + (f": {f.caption}" if f.caption else ""))
+            out.append("")
+    if res.notes:
+        out += ["## Notes", ""] + [f"- {n}" for n in res.notes] + [""]
+    if res.error:
+        out += ["## Traceback", "", "```"] + res.error.rstrip().splitlines() + ["```", ""]
+    if cases:
+        out += [f"## Cases ({len(cases)})", ""]
+        rows = []
+        for k, c in enumerate(cases, 1):
+            params = ", ".join(f"{p}={round_number(v, 6)}" for p, v in c.get("params", {}).items())
+            rows.append([str(k), c.get("route") or "-", params, round_number(c.get("lhs"), PAGE_DIGITS),
+                         c.get("relation", ""), round_number(c.get("rhs"), PAGE_DIGITS),
+                         round_number(c.get("tol"), 3), _gap_text(c) or "-",
+                         "ok" if c.get("ok") else "**NO**"])
+        out += _md_table(["#", "route", "parameters", "lhs", "rel", "rhs", "tol", "gap/tol", "ok"], rows)
+        out.append("")
+        out.append(f"Numbers rounded to {PAGE_DIGITS} digits; `{script}.json` has them at the "
+                   f"working precision ({s.dps} digits).")
+        out.append("")
+    return "\n".join(out)
+
+
+def _findings_md(findings: list[dict]) -> list[str]:
+    """Findings in full (rounded to 6 digits): grouped by their ``what``, which heads each group;
+    the scalar values as a table (one row per finding), each list of rows as a table of its own."""
+    out: list[str] = []
+    groups: dict[str, list[dict]] = {}
+    for f in findings:
+        groups.setdefault(str(f.get("what", "")), []).append(f)
+    for what, group in groups.items():
+        if what:
+            out += [f"**{what}**", ""]
+        keys = list(dict.fromkeys(k for f in group for k in f if k != "what"))
+        scalar = [k for k in keys if not any(isinstance(f.get(k), (list, dict)) for f in group)]
+        if scalar:
+            if len(group) == 1:
+                out += [f"- {k} = {_finding_value(group[0].get(k), 6)}" for k in scalar]
+            else:
+                out += _md_table(scalar, [[_finding_value(f.get(k), 6) if k in f else "" for k in scalar]
+                                          for f in group])
+            out.append("")
+        for f in group:
+            for k in keys:
+                v = f.get(k)
+                if k in scalar or v is None:
+                    continue
+                if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+                    cols = list(dict.fromkeys(c for x in v for c in x))
+                    out += [f"{k}:", ""]
+                    out += _md_table(cols, [[_finding_value(x.get(c), 6) for c in cols] for x in v])
+                elif isinstance(v, dict):
+                    out += _md_table(list(v), [[_finding_value(x, 6) for x in v.values()]])
+                    out.insert(len(out) - 3, f"{k}:")
+                    out.insert(len(out) - 3, "")
+                else:
+                    out.append(f"- {k}: " + (", ".join(round_number(x, 6) if not isinstance(x, (list, dict))
+                                                       else json.dumps(x) for x in v) or "none"))
+                out.append("")
+    return out
+
+
+def read_faults(reports_dir: str | os.PathLike, quick: bool) -> dict[str, dict]:
+    """claim id -> its entry of ``faults.json`` (same mode only); {} otherwise."""
+    try:
+        data = json.loads((Path(reports_dir) / "faults.json").read_text(encoding="utf-8"))
+        if bool(data["quick"]) != bool(quick):
+            return {}
+        return {str(k): v for k, v in data["claims"].items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def write_claim_pages(run: Run, reports_dir: str | os.PathLike) -> list[Path]:
+    """claims/<id>.md for every claim of the run (pseudo ids included); on a full run (no
+    ``--only``) the pages of claims no longer in the run are removed."""
+    d = Path(reports_dir) / "claims"
+    d.mkdir(parents=True, exist_ok=True)
+    figs = run_figures(run)
+    faults = read_faults(reports_dir, run.settings.quick)
+    by_name = {sr.name: sr for sr in run.scripts}
+    written = []
+    for name, r in run.results():
+        sr = by_name.get(name)
+        page = claim_page(r, name, sr, run, figures_of(figs, r.id, name), faults.get(r.id),
+                          d.resolve())
+        written.append(write_atomic(d / claim_file(r.id), page + "\n"))
+    for i, st in run.statuses().items():
+        if st == "missing":
+            info = CATALOGUE[i]
+            text = (f"# `{i}`: {info.paper}\n\n**not yet checked**: no script in paper_checks/ "
+                    f"declares it. [Summary](../SUMMARY.md)\n\n**Statement.** {info.statement}\n")
+            written.append(write_atomic(d / claim_file(i), text))
+    if run.only_ids is None:
+        keep = {p.name for p in written}
+        for p in d.glob("*.md"):
+            if p.name not in keep:
+                p.unlink()
+    return written
 
 
 # --------------------------------------------------------------------------------------------
@@ -372,6 +858,11 @@ def write_reports(run: Run, reports_dir: str | os.PathLike) -> list[Path]:
     sensitivity = read_sensitivity(d, run.settings.quick)
     written.append(write_atomic(d / "SUMMARY.md", summary_md(run, sensitivity)))
     written.append(write_atomic(d / "junit.xml", junit_xml(run)))
+    write_claim_pages(run, d)
+    from .html import index_html
+
+    written.append(write_atomic(d / "index.html", index_html(run, sensitivity,
+                                                             read_faults(d, run.settings.quick))))
     if run.only_ids is None:
         keep = {p.name for p in written}
         for p in d.glob("*.json"):
@@ -473,15 +964,15 @@ def format_result(res: ClaimResult, settings: Settings | None = None,
     if cases:
         n_ok = sum(1 for c in cases if c["ok"])
         lines.append(f"cases      {len(cases)} compared, {n_ok} hold")
-        table = [("params", "lhs", "rel", "rhs", "tol", "ok")]
+        table = [("params", "lhs", "rel", "rhs", "tol", "ok", "route")]
         for c in cases:
             params = " ".join(f"{k}={v}" for k, v in c["params"].items())
             table.append((params, str(c["lhs"]), c["relation"], str(c["rhs"]), str(c["tol"]),
-                          "ok" if c["ok"] else "NO"))
+                          "ok" if c["ok"] else "NO", c.get("route") or "-"))
         widths = [min(44, max(len(row[j]) for row in table)) for j in range(6)]
         for row in table:
-            lines.append("  " + "  ".join(f"{row[j]:<{widths[j]}}" for j in range(5)) +
-                         f"  {row[5]}")
+            lines.append("  " + "  ".join(f"{row[j]:<{widths[j]}}" for j in range(6)) +
+                         f"  {row[6]}")
     elif res.status != "missing":
         lines.append("cases      none")
     if res.controls:
@@ -513,6 +1004,7 @@ def format_result(res: ClaimResult, settings: Settings | None = None,
 
 __all__ = [
     "environment", "dumps", "write_atomic", "result_json", "script_json", "summary_json",
-    "summary_md", "junit_xml", "write_reports", "previous_durations", "format_table",
-    "format_result",
+    "summary_md", "claim_page", "write_claim_pages", "junit_xml", "write_reports",
+    "previous_durations", "format_table", "format_result", "read_sensitivity", "read_faults",
+    "round_number", "round_numbers_in", "condense_findings", "png_text", "run_figures",
 ]

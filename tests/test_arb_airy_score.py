@@ -1,0 +1,70 @@
+"""countdp.arb.airy_score: the certified strict sub-Gaussianity of the Airy score."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+from flint import arb, ctx
+
+from _ball_reference import exact
+from countdp import formulas
+from countdp.arb.airy_score import (certify_score_subgaussian, large_alpha_bound, moment_tail, quadrature_tail,
+                                    score_moment_enclosure)
+from countdp.arb.airy import certified_prime_zero
+from countdp.arb.verdicts import Undecided, Verdict
+from countdp.laws import airy
+
+
+@pytest.fixture(scope="module")
+def certificate():
+    return certify_score_subgaussian(k_quad=6, prec=64)
+
+
+def test_the_certificate_is_proved_and_its_ratios_contain_the_quadrature(certificate):
+    assert certificate.verdict is Verdict.PROVED_TRUE
+    assert [m.k for m in certificate.moments] == list(range(1, 7)) and certificate.tail.K == 7
+    with mpmath.workdps(30):
+        for m in certificate.moments[1:4]:
+            assert m.ratio.contains(exact(airy.score_moment_ratio(m.k, 30)))
+    assert certificate.moments[0].moment.contains(certificate.fisher)
+    assert certificate.seconds < 10
+    names = [it["name"] for it in certificate.items()]
+    assert len(names) == 8 and all(it["verdict"] is Verdict.PROVED_TRUE for it in certificate.items())
+
+
+def test_the_cgf_bracket_holds_the_quadrature_value_and_lies_below_the_bound(certificate):
+    with ctx.workprec(64):
+        for u in ("0.01", "1", "10"):
+            lo, hi = certificate.cgf_bracket(u)
+            with mpmath.workdps(30):
+                k = airy.score_cgf(mpmath.mpf(u), 30)
+            assert lo < exact(k) < hi
+            assert hi < certificate.fisher * arb(u) ** 2 / 2
+
+
+def test_the_quadrature_tail_is_small_and_refuses_too_short_a_cutoff():
+    with ctx.workprec(64):
+        assert quadrature_tail(3, 8) < arb(10) ** -12 and quadrature_tail(3, 10) < arb(10) ** -17
+        with pytest.raises(Undecided):
+            quadrature_tail(30, 2)
+        a = certified_prime_zero()
+        m2 = score_moment_enclosure(2, a)
+    with mpmath.workdps(30):
+        assert m2.contains(exact(airy.score_moment(2, 30)))
+
+
+def test_the_moment_tail_needs_k_large_enough_and_never_disproves():
+    with ctx.workprec(64):
+        a = certified_prime_zero()
+        assert moment_tail(7, a).verdict is Verdict.PROVED_TRUE
+        assert moment_tail(2, a).verdict is Verdict.UNDECIDED      # T1 + T2 > 1 there: not a disproof
+        assert moment_tail(7, a, x1=1).verdict is Verdict.UNDECIDED   # z1 too small for s^2 <= 4x
+
+
+def test_the_large_alpha_bound_is_the_sub_gaussian_constant_times_a_over_a_minus_one():
+    with ctx.workprec(64):
+        b = large_alpha_bound("0.1", 11)
+        I = formulas.airy_fisher.ball(certified_prime_zero())
+        assert b.overlaps(I * arb("0.01") / 2 * arb(11) / 10)
+        with pytest.raises(Undecided):
+            large_alpha_bound("0.1", 1)
