@@ -109,7 +109,8 @@ def log_noise(mech, N: int) -> LogNoise:
     d = mech.unclipped_law(validate.count("N", N, lo=1)).density
     c = float(d.c)
     lo, hi = _noise_range(d.noise_logpdf)
-    return LogNoise(TabulatedLogDensity(d.noise_logpdf, lo, hi), d.noise_logpdf, float(d.s),
+    pad = 2.0                                     # room for the edge shifts Delta_n <= 1/(s N) of location_kl
+    return LogNoise(TabulatedLogDensity(d.noise_logpdf, lo - pad, hi + pad), d.noise_logpdf, float(d.s),
                     float(d.mu) - math.log(N + c), c, lo, hi, tuple(getattr(d, "noise_kinks", ())))
 
 
@@ -164,11 +165,13 @@ class FibreGrid:
         return np.sum(np.abs(self.x) * self.G, axis=1) / self.fibre_masses()
 
     def fibre_kls(self) -> np.ndarray:
-        """KL(G_theta(. - 1) || G_theta) of each normalised fibre."""
-        a, b = self.G[:, :-1], self.G[:, 1:]
-        ok = b > 0
-        terms = np.where(ok, formulas.one_sided_summand.fp(np.where(ok, a, 1.0), np.where(ok, b, 1.0)), 0.0)
-        return terms.sum(axis=1) / self.fibre_masses()
+        """KL(G_theta(. - 1) || G_theta) of each normalised fibre (a summand with a = 0 is b)."""
+        return _fibre_sums(self.G, formulas.one_sided_summand) / self.fibre_masses()
+
+    def fibre_js(self) -> np.ndarray:
+        """J(G_theta) = KL(G_theta(. - 1) || G_theta) + KL(G_theta || G_theta(. - 1)) of each
+        normalised fibre (finite: the fibre grid is closed under the shift, both ends negligible)."""
+        return _fibre_sums(self.G, formulas.symmetric_summand) / self.fibre_masses()
 
     def mass(self) -> float:
         return float(np.sum(self.weights * self.fibre_masses()))
@@ -179,6 +182,10 @@ class FibreGrid:
     def shift_kl(self) -> float:
         """int_0^1 nu(theta) KL(G_theta(.-1) || G_theta) dtheta."""
         return float(np.sum(self.weights * self.fibre_kls() * self.fibre_masses()))
+
+    def shift_j(self) -> float:
+        """int_0^1 nu(theta) J(G_theta) dtheta."""
+        return float(np.sum(self.weights * self.fibre_js() * self.fibre_masses()))
 
     def smoothed(self, q: float) -> "FibreGrid":
         """G * K_q along k on every fibre."""
@@ -195,6 +202,18 @@ class FibreGrid:
         return float(r.min()), float(r.max())
 
 
+def _fibre_sums(G: np.ndarray, summand) -> np.ndarray:
+    """sum_k summand(G(k - 1 + theta), G(k + theta)) on every fibre.  A site where one of the two
+    values is 0 lies beyond the noise range (DENSITY_FLOOR) or the prior's tail: the one-sided term
+    at a = 0 is its limit b, the others are dropped (a truncation of the same order as the tails)."""
+    a, b = G[:, :-1], G[:, 1:]
+    both = (a > 0) & (b > 0)
+    terms = np.where(both, summand.fp(np.where(both, a, 1.0), np.where(both, b, 1.0)), 0.0)
+    if summand is formulas.one_sided_summand:
+        terms = terms + np.where(a > 0, 0.0, b)
+    return terms.sum(axis=1)
+
+
 def error_fibres(noise: LogNoise, prior: CountPrior, m: int = 8, tail: float = 1e-17) -> FibreGrid:
     """G of the unsmoothed error on the fibre grid with m Gauss-Legendre fibres."""
     ns, ps = prior.table(tail)
@@ -207,11 +226,13 @@ def error_fibres(noise: LogNoise, prior: CountPrior, m: int = 8, tail: float = 1
     return FibreGrid(k_lo, theta, weights, error_density(noise, ns, ps, k[None, :] + theta[:, None]))
 
 
-def line_shift_kl(noise: LogNoise, prior: CountPrior, width: float = 2.0, tail: float = 1e-17,
-                  exact: bool = True) -> float:
-    """KL(G(. - 1) || G) as a line integral: Gauss-Legendre (20 points) on panels of ``width``,
-    int G(x-1) log(G(x-1)/G(x)) - G(x-1) + G(x) dx, G evaluated at x and at x - 1 (with the
-    noise's own density unless ``exact`` is False)."""
+def line_shift_kl(noise: LogNoise, prior: CountPrior, width: float = 1.0, tail: float = 1e-17,
+                  exact: bool = True, symmetric: bool = False) -> float:
+    """KL(G(. - 1) || G) (or, with ``symmetric``, J(G) = KL(G(.-1)||G) + KL(G||G(.-1))) as a line
+    integral: Gauss-Legendre (20 points) on panels of ``width`` (unit panels put the integer kinks
+    at panel edges), G evaluated at x and at x - 1 (with the noise's own density unless ``exact`` is
+    False).  The integrand is scipy's ``kl_div`` / ``rel_entr`` (not the library's summands: an
+    independent evaluation of the same divergence)."""
     ns, ps = prior.table(tail)
     nmax = float(ns[-1]) + noise.c
     lo = -nmax * math.expm1(noise.s * noise.hi + noise.t) - 2
@@ -221,8 +242,11 @@ def line_shift_kl(noise: LogNoise, prior: CountPrior, width: float = 2.0, tail: 
     x = ((edges[:-1] + edges[1:]) / 2)[:, None] + half[:, None] * _GL[0][None, :]
     w = half[:, None] * _GL[1][None, :]
     g0, g1 = error_density(noise, ns, ps, x, exact), error_density(noise, ns, ps, x - 1, exact)
-    ok = g0 > 0
-    terms = np.where(ok, formulas.one_sided_summand.fp(np.where(ok, g1, 1.0), np.where(ok, g0, 1.0)), g1)
+    if symmetric:
+        both = (g0 > 0) & (g1 > 0)
+        terms = np.where(both, special.rel_entr(g1, g0) + special.rel_entr(g0, g1), 0.0)
+    else:
+        terms = np.where(g0 > 0, special.kl_div(g1, g0), 0.0)
     return float(np.sum(w * terms))
 
 
