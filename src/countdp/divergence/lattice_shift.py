@@ -259,18 +259,28 @@ def _solve(kind, theta, lam, previous: LatticeMinimum | None):
     return kkt_solution(kind, theta, lam)
 
 
-def lattice_minimum(kind: str, theta, M, rtol: float = 1e-11, max_iter: int = 30) -> LatticeMinimum:
+def lattice_minimum(kind: str, theta, M, rtol: float = 1e-11, max_iter: int = 40) -> LatticeMinimum:
     """The minimiser whose mean absolute value is ``M`` (relative ``rtol``): lam from the continuum
-    scaling M ~ lam^(-1/3), then lam <- lam (M(lam)/M)^3 (M is decreasing in lam)."""
+    scaling M ~ lam^(-1/3), then secant steps on log M against log lam (M is decreasing in lam; the
+    first step, and any step whose slope is not negative, uses the continuum exponent -1/3: at small
+    M, where the law sits on a few sites, the slope is far from it)."""
     kind = _kind(kind)
     M = validate.real("M", M, lo=0)
+    theta = validate.real("theta", theta, lo=0, hi=1, lo_open=False)
+    if not M > min(theta, 1 - theta):
+        raise ValueError(f"M must exceed the least |x| on Z + theta, {min(theta, 1 - theta)}, got {M}")
     m_airy = float(formulas.airy_mean_abs.fp())
     lam = (m_airy / M) ** 3 * (1 if kind == "dirichlet" else 2)
-    sol = None
+    sol, prev = None, None
     for _ in range(max_iter):
         sol = _solve(kind, theta, lam, sol)
         if abs(sol.M / M - 1) < rtol:
             return sol
-        lam *= (sol.M / M) ** 3
+        x, y = math.log(lam), math.log(sol.M)
+        slope = -1 / 3
+        if prev is not None and x != prev[0] and (y - prev[1]) / (x - prev[0]) < 0:
+            slope = (y - prev[1]) / (x - prev[0])
+        prev = (x, y)
+        lam = math.exp(x + max(min((math.log(M) - y) / slope, 5.0), -5.0))
     raise ArithmeticError(f"lattice_minimum({kind}, theta={theta}, M={M}): M(lam) not reached, "
                           f"last M = {sol.M!r}")
