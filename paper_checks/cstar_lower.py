@@ -467,7 +467,7 @@ def lattice_minima_are_enclosed(cert):
         for th, M in ENCLOSURES:
             for kind in ("dirichlet", "symmetric"):
                 sol = lattice_minimum(kind, float(th), M)
-                enc = lattice_balls.enclosure(kind, sol.law, dual_certificate(kind, float(th), sol.lam))
+                enc = lattice_balls.minimum_enclosure(kind, sol.law, dual_certificate(kind, float(th), sol.lam))
                 Mup = flint.arb(enc.M.upper())
                 if kind == "dirichlet":      # the bound decreases in E: B(E) <= B(lower end)
                     lhs, bound = 2 * enc.lower, formulas.interpolation_bound.ball(enc.lower, Mup)
@@ -596,8 +596,12 @@ def limit_schedule(r):
 
 
 def bound_limit(r, a1p=None):
-    eps, q = limit_schedule(r)
-    return formulas.assembled_limit(r, eps, q, a1p)
+    """The bound's N -> inf limit at r on the schedule, with guard digits: kappa(q) at q = 1 - r loses
+    about 2 log10(1/r) digits to cancellation."""
+    with mpmath.workdps(mpmath.mp.dps + 30):
+        eps, q = limit_schedule(r)
+        val = formulas.assembled_limit(r, eps, q, a1p)
+    return +val
 
 
 @claim("cstar.lower.assembled", routes=[

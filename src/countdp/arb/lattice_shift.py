@@ -10,7 +10,7 @@
   geometric tails), its mass, first absolute moment and objective enclosed in balls; F(p)/sum p is
   an upper bound on the minimum at the mean absolute value M_p = sum |x| p / sum p.
 
-:func:`enclosure` combines both at the primal's M_p: [m - lam upper(M_p), F/sum p].
+:func:`minimum_enclosure` combines both at the primal's M_p: [m - lam upper(M_p), F/sum p].
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ..divergence.lattice_dual import DualSequence
 from ..divergence.lattice_shift import LatticeLaw
 from .verdicts import Verdict, decide_le, to_arb
 
-__all__ = ["dual_bound", "primal_value", "PrimalBalls", "Enclosure", "enclosure"]
+__all__ = ["dual_bound", "primal_value", "PrimalBalls", "Enclosure", "minimum_enclosure"]
 
 _GRADIENT = {"symmetric": formulas.symmetric_site_gradient, "one-sided": formulas.one_sided_site_gradient,
              "dirichlet": formulas.dirichlet_site_gradient}
@@ -120,7 +120,7 @@ class Enclosure:
         return self.lower.union(self.upper)
 
 
-def enclosure(kind: str, law: LatticeLaw, seq: DualSequence) -> Enclosure:
+def minimum_enclosure(kind: str, law: LatticeLaw, seq: DualSequence) -> Enclosure:
     """[m - lam upper(M_p), F(p)/sum p] at M_p (``seq`` and ``law`` of the same lam and theta)."""
     if seq.kind != kind or seq.theta != law.theta:
         raise ValueError("the dual sequence and the law must be of the same problem and lattice")

@@ -87,7 +87,9 @@ def dirichlet_site_gradient(ctx, u0, u1):
 @formula
 def one_sided_ratio(ctx, s):
     """R(s) = (2 s^2 log s - s^2 + 1) / (2 (s - 1)^2) for s = sqrt(a/b) != 1: the one-sided
-    summand over 2 (sqrt a - sqrt b)^2.  Increasing on (0, inf), R(0+) = 1/2, R(1) = 1."""
+    summand over 2 (sqrt a - sqrt b)^2.  Increasing on (0, inf), R(0+) = 1/2, R(1) = 1.  The
+    numerator cancels near s = 1: about 2 log10(1/|s - 1|) digits are lost (evaluate with guard
+    digits there)."""
     s = ctx.convert(s)
     d = s - 1
     return (2 * s * s * ctx.log(s) - s * s + 1) / (2 * d * d)
