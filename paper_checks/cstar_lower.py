@@ -714,7 +714,8 @@ STEP_STATUS = [
      "minima enclosed at sample (theta, M)"),
     ("(5) Jensen", "proved (c0 > 0 certified)", "cstar.lower.jensen"),
     ("(6) assembled", "proved from (1)-(5)", "cstar.lower.assembled: mechanisms above it, limits numerical"),
-    ("upper end", "numerical with the sub-Gaussian score certified", "cstar.airy.*"),
+    ("upper end", "n^2 v(n) -> I/(2b^2) proved given the certified sub-Gaussian score; the calibration's "
+     "r -> 0 limit r^2 I/(2b^2) -> c0 numerical", "cstar.airy.*, and the upper-end route here"),
 ]
 
 
@@ -754,7 +755,8 @@ def value(check):
     check.slack(f"C* = {fmt(quad.m2I_half, 15)}: upper end {fmt(ext_up.value, 15)} (bar {fmt(ext_up.error, 2)}), "
                 f"lower end {fmt(ext_lo.value, 12)} (bar {fmt(ext_lo.error, 2)}), lattice {fmt(lat.value, 12)}")
     check.note("C* = 8|a1'|^3/27 rests on step (4a), the least Fisher information at fixed E|X| (assumed, "
-               "classical) and on the upper end's numerical budget limit; every other step is proved or certified")
+               "classical), and on the upper end's r -> 0 calibration limit (numerical); every other step is "
+               "proved or certified")
 
 
 def _lattice_value(check):
