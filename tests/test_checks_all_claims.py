@@ -23,6 +23,8 @@ CERTIFIED = {
     "prop2.2b", "prop2.3", "lem7.1", "sec7.boundary", "eq35",
     "sec8.two_count", "table2", "sec8.small_r", "sec8.composition", "sec8.bias",
     "cstar.airy.constants", "cstar.airy.subgaussian",
+    "cstar.lower.coupling", "cstar.lower.dirichlet", "cstar.lower.lattice", "cstar.lower.jensen",
+    "cstar.lower.assembled", "cstar.value",
     "hm.laplace", "hm.discrete_laplace", "hm.krr", "hm.rappor", "hm.bounded_range",
 }
 

@@ -9,11 +9,11 @@ Evaluate with ``formulas.sigma(r0, c)`` (mpmath), ``.fp`` (float64/numpy) or ``.
 from __future__ import annotations
 
 from ..numerics.contexts import Formula
-from . import (airy, bias, boundary, companion, limits, log_laplace, lower_bounds, mechanism,
-               unequal_variance, zcdp)
+from . import (airy, bias, boundary, companion, limits, log_laplace, lower_bound_cstar, lower_bounds,
+               mechanism, unequal_variance, zcdp)
 
 _SUBMODULES = (mechanism, lower_bounds, limits, bias, zcdp, boundary, unequal_variance, log_laplace,
-               airy, companion)
+               airy, lower_bound_cstar, companion)
 
 
 def _collect() -> dict[str, Formula]:

@@ -103,6 +103,18 @@ CATALOGUE: dict[str, ClaimInfo] = {
         _entry("cstar.airy.budget", "C* research note: budget", "sup_alpha D_alpha/alpha at alpha -> 1; n^2 v(n) limit", BEYOND),
         _entry("cstar.airy.limit", "C* research note: limit", "r^2 n^2 v(n) -> 8|a1'|^3/27", BEYOND),
         _entry("cstar.airy.vs_gaussian", "C* research note: versus the Gaussian", "ratio of budgets -> 8 pi |a1'|^3/27", BEYOND),
+        _entry("cstar.lower.coupling", "C* lower bound: step 1, shift coupling",
+               "KL(G(.-1)||G) <= KL(pi(.-1)||pi) + v(N+1)", BEYOND),
+        _entry("cstar.lower.fibres", "C* lower bound: step 2, fibres",
+               "divergence and mean |e| disintegrate over theta", BEYOND),
+        _entry("cstar.lower.dirichlet", "C* lower bound: step 3, pointwise",
+               "(a-b) log(a/b) >= 4 (sqrt a - sqrt b)^2", BEYOND),
+        _entry("cstar.lower.lattice", "C* lower bound: step 4, lattice",
+               "2 min E >= c0 (1 - E/6)^3/(M+1)^2; M^2 min phi -> c0", BEYOND),
+        _entry("cstar.lower.jensen", "C* lower bound: step 5, Jensen", "c0/(M+2)^2 convex, decreasing; mixing", BEYOND),
+        _entry("cstar.lower.assembled", "C* lower bound: step 6, assembled",
+               "r^2 N^2 v(N) >= bound -> 8|a1'|^3/27", BEYOND),
+        _entry("cstar.value", "C* value", "C* = 8|a1'|^3/27", BEYOND),
     ]
 }
 

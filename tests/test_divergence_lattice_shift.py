@@ -1,0 +1,71 @@
+"""Tests of countdp.divergence.lattice_shift and lattice_dual (and their Arb enclosures in
+countdp.arb.lattice_shift): the minimisers reach the requested M, primal and dual values meet,
+the mirror theta <-> 1 - theta gives the same minimum, the minima lie above the interpolation
+bound and tend to c0/M^2."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from countdp import formulas
+from countdp.arb import lattice_shift as lattice_balls
+from countdp.divergence.lattice_dual import dual_certificate
+from countdp.divergence.lattice_shift import KINDS, lattice_minimum, tail_sums
+
+C0 = float(formulas.airy_limit_constant.fp())
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("theta", [0.0, 0.25, 0.5])
+def test_minimum_reaches_M_and_meets_its_dual(kind, theta):
+    sol = lattice_minimum(kind, theta, 10)
+    assert sol.M == pytest.approx(10, rel=1e-10)
+    seq = dual_certificate(kind, theta, sol.lam)
+    assert seq.dual_value(sol.M) <= sol.value * (1 + 1e-12)
+    assert seq.dual_value(sol.M) == pytest.approx(sol.value, rel=1e-10)
+
+
+@pytest.mark.parametrize("kind", ["symmetric", "dirichlet"])   # the one-sided KL is not mirror-symmetric
+def test_mirror_lattice_has_the_same_minimum(kind):
+    a, b = lattice_minimum(kind, 0.25, 7), lattice_minimum(kind, 0.75, 7)
+    assert a.value == pytest.approx(b.value, rel=1e-10)
+
+
+def test_small_M_and_the_least_distance():
+    sol = lattice_minimum("dirichlet", 0.0, 0.56)
+    assert sol.M == pytest.approx(0.56, rel=1e-10)
+    with pytest.raises(ValueError):
+        lattice_minimum("dirichlet", 0.5, 0.5)
+
+
+@pytest.mark.parametrize("theta", [0.0, 0.1, 0.5])
+def test_minima_above_the_interpolation_bound_and_tending_to_c0(theta):
+    for M in (1, 10, 100):
+        e = lattice_minimum("dirichlet", theta, M)
+        assert 2 * e.value >= formulas.interpolation_bound.fp(e.value, e.M)
+        assert 2 * e.value >= formulas.lattice_dirichlet_bound.fp(e.M)
+        assert lattice_minimum("symmetric", theta, M).value >= 2 * e.value
+    phi = lattice_minimum("symmetric", theta, 300).value
+    assert abs(300 ** 2 * phi - C0) < 0.05 / 300 ** 2
+
+
+def test_tail_sums_of_a_geometric_law():
+    # p_k = e^{-|k|} on Z: mass coth(1/2), and the window sums with closed-form tails agree with a long sum
+    from countdp.divergence.lattice_shift import LatticeLaw
+    law = LatticeLaw(0.0, -5, np.abs(np.arange(-5, 6)).astype(float))
+    mass, first, F = tail_sums("dirichlet", law)
+    assert mass == pytest.approx(1 / math.tanh(0.5), rel=1e-14)
+    k = np.arange(-400, 401)
+    p = np.exp(-np.abs(k))
+    assert first == pytest.approx(np.sum(np.abs(k) * p), rel=1e-13)
+    assert F == pytest.approx(np.sum((np.sqrt(p[1:]) - np.sqrt(p[:-1])) ** 2), rel=1e-13)
+
+
+def test_enclosure_brackets_the_float_minimum():
+    sol = lattice_minimum("one-sided", 0.5, 5)
+    enc = lattice_balls.minimum_enclosure("one-sided", sol.law, dual_certificate("one-sided", 0.5, sol.lam))
+    assert enc.lower.lower() <= sol.value <= enc.upper.upper()
+    assert float(enc.upper.upper() - enc.lower.lower()) < 1e-12

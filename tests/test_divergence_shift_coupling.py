@@ -1,0 +1,60 @@
+"""Tests of countdp.divergence.shift_coupling and countdp.laws.count_prior: the error law is a
+probability law with the mechanism's mean absolute error, the fibre grid and the line integral agree,
+the coupling inequality holds, smoothing bounds the neighbour ratios, and the rounded release's error
+pmf matches the library's rounded law."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+
+from countdp.divergence import shift_coupling
+from countdp.laws.count_prior import count_prior_for_excess
+from countdp.mechanisms import ShiftedLogGaussian
+
+
+@pytest.fixture(scope="module")
+def setting():
+    mech = ShiftedLogGaussian(0.05, 1.0, r=0.1)
+    prior = count_prior_for_excess(30, 15)
+    noise = shift_coupling.log_noise(mech, 30)
+    return mech, prior, noise, shift_coupling.error_fibres(noise, prior, m=12)
+
+
+def test_error_law_mass_and_mean(setting):
+    mech, prior, _, grid = setting
+    assert grid.mass() == pytest.approx(1, abs=1e-12)
+    ns, ps = prior.table()
+    mean = sum(q * float(mech.expected_abs_error_unclipped(int(n))) for n, q in zip(ns, ps))
+    assert grid.mean_abs() == pytest.approx(mean, rel=1e-10)
+
+
+def test_fibres_and_line_agree_and_the_coupling_holds(setting):
+    mech, prior, noise, grid = setting
+    kl = grid.shift_kl()
+    assert kl == pytest.approx(shift_coupling.line_shift_kl(noise, prior, exact=False), rel=1e-9)
+    assert grid.shift_j() == pytest.approx(shift_coupling.line_shift_kl(noise, prior, exact=False, symmetric=True),
+                                           rel=1e-9)
+    ns, ps = prior.table()
+    edges = shift_coupling.location_kl(noise, ns)
+    assert edges[0] == pytest.approx(mech.v(int(ns[0]) + 1), rel=1e-10)   # Gaussian: KL = budget
+    assert kl <= prior.shift_kl() + float(np.sum(ps * edges)) <= prior.shift_kl() + mech.v(prior.N + 1)
+
+
+def test_smoothing_bounds_the_neighbour_ratios(setting):
+    grid = setting[3].smoothed(0.8)
+    lo, hi = grid.ratio_range(floor=1e-10)          # away from the truncated ends of the grid
+    assert 0.8 * (1 - 1e-9) <= lo and hi <= 1.25 * (1 + 1e-9)
+    assert grid.shift_kl() <= setting[3].shift_kl()       # data processing
+
+
+def test_rounded_error_pmf_matches_the_rounded_law():
+    mech = ShiftedLogGaussian(0.05, 1.0, r=0.1)
+    s = float(mech.mp_sigma())
+    ks, pk = shift_coupling.rounded_error_pmf(s, -s * s, 1.0, [20], [1.0])
+    law = mech.rounded_law(20)
+    with mpmath.workdps(30):
+        for k, p in zip(ks, pk):
+            if p > 1e-12:
+                assert p == pytest.approx(float(law.mp_pmf(20 - int(k))), rel=1e-9, abs=1e-15)

@@ -1,0 +1,29 @@
+"""Tests of countdp.laws.count_prior: the shape-3 prior's table, its one-sided shift divergence (float
+series, mpmath series, closed-form bound) and the infinite other direction."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+
+from countdp import formulas
+from countdp.laws.count_prior import CountPrior, count_prior_for_excess
+
+
+def test_prior_divergence_series_and_bound():
+    prior = CountPrior(10, 0.9)
+    kl = prior.shift_kl()
+    with mpmath.workdps(30):
+        assert kl == pytest.approx(float(prior.mp_shift_kl()), rel=1e-12)
+    assert kl <= formulas.prior_shift_kl_bound.fp(0.9)
+    assert prior.reverse_shift_kl() == float("inf")
+    ns, ps = prior.table()
+    assert ps.sum() == pytest.approx(1, abs=1e-15) and np.sum(ns * ps) == pytest.approx(prior.mean, rel=1e-12)
+    with pytest.raises(ValueError):
+        CountPrior(0, 0.5)
+
+
+def test_prior_for_excess_has_that_mean():
+    prior = count_prior_for_excess(50, 25)
+    assert prior.mean == pytest.approx(75, rel=1e-14)
