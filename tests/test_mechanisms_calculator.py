@@ -15,7 +15,7 @@ import pytest
 from scipy import integrate, optimize, special, stats
 
 from countdp.mechanisms import calculator
-from countdp.mechanisms.calculator import Unreachable, budget, parse_counts, solve_r0
+from countdp.mechanisms.calculator import Unreachable, guarantee, parse_counts, solve_r0
 
 
 # ---- independent float64 closed forms --------------------------------------------------------
@@ -69,7 +69,7 @@ def test_doctests():
 
 def test_the_issue_example():
     """r0 = 0.05, c = 1, n = 10, delta = 1e-6: exact 18.48 < CKS 19.56 < Bun-Steinke 20.61."""
-    row = budget(0.05, 1, 10, delta=1e-6).rows[0]
+    row = guarantee(0.05, 1, 10, delta=1e-6).rows[0]
     assert [cv.method for cv in row.conversions] == ["exact", "cks", "bun-steinke"]
     assert [round(float(cv.eps), 2) for cv in row.conversions] == [18.48, 19.56, 20.61]
     assert row.eps == row.conversions[0].eps and row.edge == (9, 10)
@@ -81,7 +81,7 @@ def test_the_issue_example():
 @pytest.mark.parametrize("r0, c", [(0.05, 1.0), (0.45, 0.1), (0.01, 10.0)])
 @pytest.mark.parametrize("n", [0, 1, 2, 10, 1000, 10 ** 6])
 def test_v_and_bun_steinke_against_closed_forms(r0, c, n):
-    row = budget(r0, c, n, delta=1e-6, releases=3).rows[0]
+    row = guarantee(r0, c, n, delta=1e-6, releases=3).rows[0]
     v = v_f(n, r0, c)
     assert float(row.v) == pytest.approx(v, rel=1e-12)
     assert float(row.rho) == pytest.approx(3 * v, rel=1e-12)
@@ -97,7 +97,7 @@ def test_exact_is_the_gaussian_profile_where_clipping_is_negligible(r0, c, n, k)
     """Where the atom at 0 is negligible the exact profile is the Gaussian one in log(y + c),
     distance mu = sqrt(k) log((n+c)/(n-1+c))/sigma: eps(delta) and delta(eps) against scipy."""
     mu = math.sqrt(k) * math.log1p(1 / (n - 1 + c)) / sigma_f(r0, c)
-    row = budget(r0, c, n, delta=1e-6, eps=1.0, releases=k).rows[0]
+    row = guarantee(r0, c, n, delta=1e-6, eps=1.0, releases=k).rows[0]
     ex = next(cv for cv in row.conversions if cv.method == "exact")
     assert not ex.upper_bound and ex.how.startswith("closed form")
     assert float(ex.eps) == pytest.approx(gauss_eps_f(mu, 1e-6), rel=1e-9, abs=1e-12)
@@ -108,7 +108,7 @@ def test_exact_by_quadrature_where_clipping_matters():
     """r0 = 0.9, c = 0.05: at n = 1 and 2 the release at the lower count is clipped with large mass;
     the calculator integrates the released laws; scipy's float64 quadrature agrees."""
     for n in (1, 2):
-        row = budget(0.9, 0.05, n, eps=1.0, delta=1e-3).rows[0]
+        row = guarantee(0.9, 0.05, n, eps=1.0, delta=1e-3).rows[0]
         ex = next(cv for cv in row.conversions if cv.method == "exact")
         assert "quadrature" in ex.how and not ex.upper_bound
         lo, hi = calculator.edge(n)
@@ -123,7 +123,7 @@ def test_exact_by_quadrature_where_clipping_matters():
 
 @pytest.mark.parametrize("r0, c", [(0.05, 1.0), (0.45, 0.1), (0.9, 0.05), (0.01, 100.0)])
 def test_conversions_are_ordered_tightest_first(r0, c):
-    for row in budget(r0, c, "0:1e5:log2", delta=1e-5, eps=0.5).rows:
+    for row in guarantee(r0, c, "0:1e5:log2", delta=1e-5, eps=0.5).rows:
         eps = [float(cv.eps) for cv in row.conversions]
         assert eps == sorted(eps)
         by = {cv.method: cv for cv in row.conversions}
@@ -134,15 +134,15 @@ def test_conversions_are_ordered_tightest_first(r0, c):
 
 
 def test_bun_steinke_delta_inverts_its_eps():
-    row = budget(0.05, 1, 100, delta=1e-6).rows[0]
+    row = guarantee(0.05, 1, 100, delta=1e-6).rows[0]
     bs = next(cv for cv in row.conversions if cv.method == "bun-steinke")
-    row2 = budget(0.05, 1, 100, eps=bs.eps).rows[0]
+    row2 = guarantee(0.05, 1, 100, eps=bs.eps).rows[0]
     bs2 = next(cv for cv in row2.conversions if cv.method == "bun-steinke")
     assert float(bs2.delta) == pytest.approx(1e-6, rel=1e-10)
 
 
 def test_composition_with_a_large_clipped_mass_is_an_upper_bound():
-    row = budget(0.9, 0.05, 1, delta=1e-6, releases=3).rows[0]
+    row = guarantee(0.9, 0.05, 1, delta=1e-6, releases=3).rows[0]
     ex = next(cv for cv in row.conversions if cv.method == "exact")
     assert ex.upper_bound and ex.eps_lower <= ex.eps and "upper bound" in ex.label
     mu = math.sqrt(3) * math.log1p(1 / 0.05) / sigma_f(0.9, 0.05)
@@ -154,7 +154,7 @@ def test_expected_error_against_quadrature():
     r0, c = 0.45, 0.1
     s = sigma_f(r0, c)
     for n in (0, 1, 3, 50):
-        row = budget(r0, c, n).rows[0]
+        row = guarantee(r0, c, n).rows[0]
 
         def g(z):
             y = max((n + c) * math.exp(s * z - s * s) - c, 0.0)
@@ -166,13 +166,13 @@ def test_expected_error_against_quadrature():
 
 
 def test_full_range_and_no_inf():
-    row = budget(1e-300, 1, 10, delta=1e-6).rows[0]
+    row = guarantee(1e-300, 1, 10, delta=1e-6).rows[0]
     assert mpmath.nstr(row.v, 5) == "1.1566e+598"
     assert row.eps > 10 ** 597 and [cv.method for cv in row.conversions][0] == "bun-steinke"
     assert {cv.method for cv in row.conversions if cv.eps is None} == {"exact", "cks"}
-    row = budget(0.1, 1, 10 ** 400, delta=1e-6).rows[0]
+    row = guarantee(0.1, 1, 10 ** 400, delta=1e-6).rows[0]
     assert row.eps == 0 and mpmath.nstr(row.v, 3) == "1.27e-798"
-    row = budget(0.1, 1e300, 10, delta=1e-6).rows[0]  # c >> n: no cancellation in the atom mass
+    row = guarantee(0.1, 1e300, 10, delta=1e-6).rows[0]  # c >> n: no cancellation in the atom mass
     ex = next(cv for cv in row.conversions if cv.method == "exact")
     mu = math.log1p(1 / (9 + 1e300)) / sigma_f(0.1, 1e300)
     assert float(ex.eps) == pytest.approx(gauss_eps_f(mu, 1e-6), rel=1e-9)
@@ -196,7 +196,7 @@ def test_solve_target_rho_closed_form(n, c, k, rho):
 @pytest.mark.parametrize("n, k", [(100, 1), (1000, 3)])
 def test_solve_target_eps_round_trip(via, n, k):
     s = solve_r0(n, 1.0, target_eps=1.0, delta=1e-6, releases=k, via=via)
-    row = budget(s.r0, 1.0, n, delta=1e-6, releases=k).rows[0]
+    row = guarantee(s.r0, 1.0, n, delta=1e-6, releases=k).rows[0]
     got = next(cv for cv in row.conversions if cv.method == via)
     assert float(got.eps) == pytest.approx(1.0, rel=1e-15)
     if via == "bun-steinke":  # independent: rho = (sqrt(L + eps) - sqrt(L))^2
@@ -247,8 +247,8 @@ def test_parse_counts_refuses(text):
 
 
 def test_json_numbers_and_parameters():
-    b = budget(0.05, 1, [1, 10], delta=1e-6, releases=2, r=0.1, dps=40)
-    text = calculator.dumps(calculator.to_json(b))
+    b = guarantee(0.05, 1, [1, 10], delta=1e-6, releases=2, r=0.1, dps=40)
+    text = calculator.json_text(calculator.to_json(b))
     data = json.loads(text)
     assert data["parameters"] == {"r0": 0.05, "c": 1, "r": 0.1, "n": [1, 10], "delta": 1e-6,
                                   "eps": None, "releases": 2, "dps": 40}

@@ -511,12 +511,12 @@ def _cmd_budget(args) -> int:
     if args.r0 is None:
         raise CLIError("budget needs --r0 (or --target-rho / --target-eps to solve for it)")
     try:
-        b = calc.budget(args.r0, args.c, args.n, r=args.r, delta=args.delta, eps=args.eps,
+        b = calc.guarantee(args.r0, args.c, args.n, r=args.r, delta=args.delta, eps=args.eps,
                         releases=args.releases, dps=args.dps)
     except ValueError as exc:
         raise CLIError(str(exc)) from None
     if args.json:
-        print(calc.dumps(calc.to_json(b)), end="")
+        print(calc.json_text(calc.to_json(b)), end="")
     else:
         lines = _budget_header(b)
         if len(b.rows) == 1:
@@ -559,7 +559,7 @@ def _cmd_solve(args, calc, digits: int) -> int:
         data = out[0] if len(ns) == 1 and out else {"solutions": out}
         if missed:
             data = dict(data, unreachable=[{"n": n, "message": m} for n, m in missed])
-        print(calc.dumps(data), end="")
+        print(calc.json_text(data), end="")
     elif len(ns) == 1 and sols:
         s = sols[0]
         lines = [f"target {want} on the edge at n = {s.n} (c = {args.c:g}, "

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import base64
 import html
-import json
 from pathlib import Path
 from typing import Any
 
 import mpmath
 
-from .catalogue import CATALOGUE, SECTION_TITLES
+from . import digest
+from .catalogue import CATALOGUE
 from .results import ClaimResult, Run, ScriptRun, fmt
 
 #: the most cases shown per claim in the page
@@ -44,17 +44,9 @@ def _sort_number(x) -> str:
         return ""
 
 
-def index_html(run: Run, sensitivity: dict[str, str] | None = None,
-               faults: dict[str, dict] | None = None) -> str:
-    """The page for ``run`` (``sensitivity``: claim id -> "caught k/n"; ``faults``: claim id ->
-    its entry of faults.json)."""
-    from . import report
-
-    sensitivity, faults = sensitivity or {}, faults or {}
-    s = run.settings
-    env = report.environment(s)
-    counts = run.counts()
-    figs = report.run_figures(run)
+def _claim_bodies(run: Run, figs, sensitivity: dict, faults: dict) -> tuple[list[str], list[str]]:
+    """The expandable table body of every claim, in catalogue order (claims without a check
+    last), and the sections present, in order of first appearance."""
     by_name = {sr.name: sr for sr in run.scripts}
     order = {cid: k for k, cid in enumerate(CATALOGUE)}
     bodies = []
@@ -62,12 +54,12 @@ def index_html(run: Run, sensitivity: dict[str, str] | None = None,
     k = 0
     for name, r in sorted(run.results(), key=lambda t: (order.get(t[1].id, len(order)), t[1].id)):
         sr = by_name.get(name)
-        sec = report.section_label(sr.title if sr else None, name)
+        sec = digest.section_label(sr.title if sr else None, name)
         if r.id in CATALOGUE and CATALOGUE[r.id].section != "paper":
             sec = _GROUP[CATALOGUE[r.id].section]
         sections.append(sec)
         k += 1
-        bodies.append(_claim_body(k, r, name, sr, sec, run, report.figures_of(figs, r.id, name),
+        bodies.append(_claim_body(k, r, name, sr, sec, run, digest.figures_of(figs, r.id, name),
                                   sensitivity.get(r.id), faults.get(r.id)))
     for cid, st in run.statuses().items():
         if st == "missing":
@@ -75,7 +67,20 @@ def index_html(run: Run, sensitivity: dict[str, str] | None = None,
             sec = _GROUP[CATALOGUE[cid].section]
             sections.append(sec)
             bodies.append(_missing_body(k, cid, sec))
-    sections = list(dict.fromkeys(sections))
+    return bodies, list(dict.fromkeys(sections))
+
+
+def index_html(run: Run, sensitivity: dict[str, str] | None = None,
+               faults: dict[str, dict] | None = None) -> str:
+    """The page for ``run`` (``sensitivity``: claim id -> "caught k/n"; ``faults``: claim id ->
+    its entry of faults.json)."""
+
+    sensitivity, faults = sensitivity or {}, faults or {}
+    s = run.settings
+    env = digest.environment(s)
+    counts = run.counts()
+    figs = digest.run_figures(run)
+    bodies, sections = _claim_bodies(run, figs, sensitivity, faults)
     statuses_present = [w for w in ("PASS", "FAIL", "ERROR", "not yet checked")
                         if any(_status_word(st) == w for st in run.statuses().values())]
     head = ["#", "claim", "paper", "section", "status", "routes", "worst gap / tol", "slack",
@@ -190,24 +195,23 @@ def _missing_body(k: int, cid: str, sec: str) -> str:
 
 def _claim_body(k: int, r: ClaimResult, name: str, sr: ScriptRun | None, sec: str, run: Run,
                 figs: list, sens: str | None, faults: dict | None) -> str:
-    from . import report
 
     s = run.settings
     with mpmath.workdps(s.dps):
-        worst = report.worst_short(r)
+        worst = digest.worst_short(r)
         w = r.worst_gap(False) or r.worst_gap(True)
         worst_num = _sort_number(fmt(w.ratio, 6)) if w is not None else ""
     status = _status_word(r.status)
-    sens_short = report._sensitivity_short(sens)
-    cert = report.certified_short(r.certified)
-    slack = report.round_numbers_in(r.slack or "", report.SUMMARY_DIGITS)
+    sens_short = digest.sensitivity_short(sens)
+    cert = digest.certified_short(r.certified)
+    slack = digest.round_numbers_in(r.slack or "", digest.SUMMARY_DIGITS)
     search = " ".join([r.id, r.paper, name, sec, *r.routes]).lower()
     row = (f'<tr class="row" tabindex="0" aria-expanded="false"><td>{k}</td>'
            f'<td class="id"><span class="tw">\u25b8</span> <code>{_e(r.id)}</code></td>'
            f"<td>{_e(r.paper)}</td><td>{_e(sec)}</td>"
            f'<td><span class="st {_e(r.status)}">{_e(status)}</span></td>'
            f'<td class="num">{len(r.routes)}</td><td>{_e(worst)}</td>'
-           f'<td class="slack">{_e(report.shorten(slack, 90))}</td><td>{_e(sens_short)}</td>'
+           f'<td class="slack">{_e(digest.shorten(slack, 90))}</td><td>{_e(sens_short)}</td>'
            f'<td class="cert">{_e(cert)}</td></tr>')
     detail = _detail(r, name, sr, run, figs, sens, faults)
     return (f'<tbody class="claim" id="claim-{_e(r.id)}" data-id="{_e(r.id)}" data-status="{_e(status)}" '
@@ -220,16 +224,15 @@ def _claim_body(k: int, r: ClaimResult, name: str, sr: ScriptRun | None, sec: st
 
 def _detail(r: ClaimResult, name: str, sr: ScriptRun | None, run: Run, figs: list,
             sens: str | None, faults: dict | None) -> str:
-    from . import report
 
     s = run.settings
-    rj = report.result_json(r, s)
+    rj = digest.result_json(r, s)
     info = CATALOGUE.get(r.id)
     out = []
     where = sr.path if sr else name
     out.append(f'<p class="where">checked by <code>{_e(where)}</code>'
                f'{" (" + _e(sr.title) + ")" if sr and sr.title else ""}; '
-               f"every case: <code>claims/{_e(report.claim_file(r.id))}</code>, "
+               f"every case: <code>claims/{_e(digest.claim_file(r.id))}</code>, "
                f"<code>{_e(name)}.json</code></p>")
     if info is not None:
         out.append(f"<p><b>Statement.</b> {_e(info.statement)}</p>")
@@ -243,16 +246,16 @@ def _detail(r: ClaimResult, name: str, sr: ScriptRun | None, run: Run, figs: lis
         w = r.worst_gap(mc)
         if w is not None:
             with mpmath.workdps(20):
-                ratio = report.round_number(fmt(w.ratio, 3), 3)
+                ratio = digest.round_number(fmt(w.ratio, 3), 3)
             verdict.append(f"worst gap / tolerance, {label}: {ratio} "
                            f"({w.route or 'no route named'}; {w.cases} == cases)")
     if r.slack:
-        verdict.append("slack: " + report.round_numbers_in(r.slack, report.PAGE_DIGITS))
+        verdict.append("slack: " + digest.round_numbers_in(r.slack, digest.PAGE_DIGITS))
     if sens:
         verdict.append(f"sensitivity: {sens} (the fault catalogue)")
     out.append("<h4>Verdict</h4><ul>" + "".join(f"<li>{_e(v)}</li>" for v in verdict) + "</ul>")
     ctl = [f'<li class="{"ok" if c.rejected else "bad"}">{"rejected" if c.rejected else "NOT rejected"}: '
-           f"{_e(c.what)}" + (f' <span class="note">{_e(report.round_numbers_in(c.detail, 8))}</span>'
+           f"{_e(c.what)}" + (f' <span class="note">{_e(digest.round_numbers_in(c.detail, 8))}</span>'
                               if c.detail else "") + "</li>" for c in r.controls]
     out.append('<h4>Negative control</h4><ul class="control">' + ("".join(ctl) or "<li>none</li>") + "</ul>")
     cert = r.certified
@@ -260,7 +263,7 @@ def _detail(r: ClaimResult, name: str, sr: ScriptRun | None, run: Run, figs: lis
         items = [f"<li>{_e(x)}</li>" for x in cert.get("what", []) or []]
         items += [f"<li>undecided: {_e(x)}</li>" for x in cert.get("undecided", []) or []]
         items += [f'<li class="bad">disproved: {_e(x)}</li>' for x in cert.get("disproved", []) or []]
-        out.append(f'<h4>Certificate</h4><p class="cert">{_e(report._certified_text(r))}</p>'
+        out.append(f'<h4>Certificate</h4><p class="cert">{_e(digest.certified_text(r))}</p>'
                    + (f'<ul class="cert">{"".join(items)}</ul>' if items else ""))
     if faults and faults.get("faults"):
         rows = "".join(f"<tr><td>{_e(f.get('name'))}</td><td>{_e(f.get('kind'))}</td>"
@@ -270,7 +273,7 @@ def _detail(r: ClaimResult, name: str, sr: ScriptRun | None, run: Run, figs: lis
     findings = rj.get("findings", [])
     if findings:
         out.append("<h4>Findings</h4><ul>" + "".join(
-            f"<li>{_e(line)}</li>" for line in report.condense_findings(findings, 6)) + "</ul>")
+            f"<li>{_e(line)}</li>" for line in digest.condense_findings(findings, 6)) + "</ul>")
     if figs:
         out.append("<h4>Figures</h4><p>" + ", ".join(
             f'<a href="#fig-{_e(f.name)}">{_e(f.name)}</a>' for f in figs) + "</p>")
@@ -284,16 +287,16 @@ def _detail(r: ClaimResult, name: str, sr: ScriptRun | None, run: Run, figs: lis
         rows = []
         for i in shown:
             c = cases[i]
-            params = ", ".join(f"{p}={report.round_number(v, 6)}" for p, v in c.get("params", {}).items())
+            params = ", ".join(f"{p}={digest.round_number(v, 6)}" for p, v in c.get("params", {}).items())
             rows.append(f'<tr class="{"ok" if c.get("ok") else "bad"}"><td>{i + 1}</td>'
                         f"<td>{_e(c.get('route') or '-')}</td><td>{_e(params)}</td>"
-                        f"<td>{_e(report.round_number(c.get('lhs'), 8))}</td><td>{_e(c.get('relation'))}</td>"
-                        f"<td>{_e(report.round_number(c.get('rhs'), 8))}</td>"
-                        f"<td>{_e(report.round_number(c.get('tol'), 3))}</td>"
-                        f"<td>{_e(report._gap_text(c) or '-')}</td>"
+                        f"<td>{_e(digest.round_number(c.get('lhs'), 8))}</td><td>{_e(c.get('relation'))}</td>"
+                        f"<td>{_e(digest.round_number(c.get('rhs'), 8))}</td>"
+                        f"<td>{_e(digest.round_number(c.get('tol'), 3))}</td>"
+                        f"<td>{_e(digest.gap_text(c) or '-')}</td>"
                         f"<td>{'ok' if c.get('ok') else 'NO'}</td></tr>")
         more = (f'<p class="note">showing {len(shown)} of {len(cases)} cases (failing first); '
-                f"every case is in claims/{_e(report.claim_file(r.id))}</p>" if len(shown) < len(cases) else "")
+                f"every case is in claims/{_e(digest.claim_file(r.id))}</p>" if len(shown) < len(cases) else "")
         out.append(f"<h4>Cases ({len(cases)})</h4>{more}<div class=\"cases\"><table class=\"cases\">"
                    "<tr><th>#</th><th>route</th><th>parameters</th><th>lhs</th><th>rel</th><th>rhs</th>"
                    f"<th>tol</th><th>gap/tol</th><th>ok</th></tr>{''.join(rows)}</table></div>")

@@ -23,14 +23,9 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import re
-import tempfile
 import textwrap
 import xml.etree.ElementTree as ET
-import zlib
-from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -38,325 +33,14 @@ import mpmath
 
 from . import catalogue
 from .catalogue import CATALOGUE, SECTION_TITLES
-from .plotting import FIGURE_CLAIMS_KEY
+from .digest import (PAGE_DIGITS, SUMMARY_DIGITS, Figure, certified_short, certified_text, claim_file,
+                     condense_findings, dumps, environment, figures_of, finding_value, gap_text, png_text,
+                     result_json, round_number, round_numbers_in, run_figures, script_json, sensitivity_short,
+                     shorten, summary_json, worst_short, write_atomic)
 from .results import ClaimResult, Run, ScriptRun, Settings, fmt
 
 SECTION_ORDER = (catalogue.PAPER, catalogue.COMPANION, catalogue.BEYOND)
 STATUS_WORD = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "missing": "not yet checked"}
-
-# --------------------------------------------------------------------------------------------
-# Environment
-# --------------------------------------------------------------------------------------------
-
-
-def _version(dist: str) -> str:
-    try:
-        return metadata.version(dist)
-    except metadata.PackageNotFoundError:
-        return "not installed"
-
-
-def environment(settings: Settings) -> dict:
-    """Versions of everything the numbers depend on, and the run settings."""
-    from .provenance import provenance
-
-    prov = provenance()
-    return {
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "numpy": _version("numpy"),
-        "scipy": _version("scipy"),
-        "mpmath": _version("mpmath"),
-        "matplotlib": _version("matplotlib"),
-        "flint": _version("python-flint"),
-        "countdp": prov.version,
-        "commit": prov.short,
-        "dirty": bool(prov.dirty),
-        "dps": settings.dps,
-        "quick": bool(settings.quick),
-        "seed": settings.seed,
-        "certify": bool(settings.certify),
-    }
-
-
-# --------------------------------------------------------------------------------------------
-# JSON
-# --------------------------------------------------------------------------------------------
-
-
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, indent=1, sort_keys=False, ensure_ascii=False) + "\n"
-
-
-def write_atomic(path: str | os.PathLike, text: str) -> Path:
-    """Write ``text`` to ``path`` via a temporary file in the same directory and os.replace."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
-
-
-def result_json(res: ClaimResult, settings: Settings) -> dict:
-    """``res.to_json()`` at the run's working precision (numbers are formatted at mp.dps)."""
-    with mpmath.workdps(settings.dps):
-        return res.to_json()
-
-
-def script_json(sr: ScriptRun, run: Run) -> dict:
-    d = {
-        "script": sr.name,
-        "title": sr.title,
-        "seconds": round(sr.seconds, 3),
-        "environment": environment(run.settings),
-        "claims": [result_json(r, run.settings) for r in sr.results],
-    }
-    if sr.figures is not None:
-        d["figures"] = list(sr.figures)
-    return d
-
-
-def summary_json(run: Run) -> dict:
-    return {
-        "environment": environment(run.settings),
-        "quick": bool(run.settings.quick),
-        "claims": run.statuses(),
-        "counts": run.counts(),
-        "scripts": {s.name: round(s.seconds, 3) for s in run.scripts},
-        "seconds": round(run.seconds, 3),
-    }
-
-
-# --------------------------------------------------------------------------------------------
-# Digests shared by SUMMARY.md, claims/<id>.md and index.html: rounded numbers, short texts
-# --------------------------------------------------------------------------------------------
-
-#: significant digits of a number in SUMMARY.md (findings) and in the claim pages
-SUMMARY_DIGITS = 4
-PAGE_DIGITS = 10
-#: a long decimal inside a text (at least 6 significant digits, optional exponent)
-_LONG_NUMBER = re.compile(r"(?<![\w.])(-?)(\d+\.\d{5,}|\d{7,}\.\d*)(?:[eE]([-+]?\d+))?(?![\w.])")
-
-
-def round_number(text: Any, digits: int = SUMMARY_DIGITS) -> str:
-    """A report number (a decimal string at the working precision) at ``digits`` significant
-    digits; anything that is not a plain number is returned as text, with its long decimals
-    rounded (``"-0.04798660001 +- 4.7e-13"`` -> ``"-0.04799 +- 4.7e-13"``)."""
-    if text is None:
-        return "-"
-    if isinstance(text, bool):
-        return str(text)
-    if isinstance(text, (int, float)) and not isinstance(text, bool):
-        text = repr(text) if isinstance(text, float) else str(text)
-    s = str(text)
-    try:
-        x = mpmath.mpf(s)
-    except (ValueError, TypeError):
-        return round_numbers_in(s, digits)
-    if mpmath.isinf(x) or mpmath.isnan(x):
-        return s
-    if x == 0:
-        return "0"
-    if re.fullmatch(r"-?\d{1,15}", s):  # an integer stays exact
-        return s
-    with mpmath.workdps(max(digits + 5, 20)):
-        return mpmath.nstr(mpmath.mpf(s), digits, min_fixed=-4, max_fixed=digits + 1, strip_zeros=True)
-
-
-def round_numbers_in(text: str, digits: int = SUMMARY_DIGITS) -> str:
-    """``text`` with every long decimal in it rounded to ``digits`` significant digits."""
-    def sub(m: re.Match) -> str:
-        num = m.group(0)
-        return round_number(num, digits)
-    return _LONG_NUMBER.sub(sub, text)
-
-
-def shorten(text: Any, width: int) -> str:
-    """One line of at most ``width`` characters (an ellipsis marks a cut)."""
-    s = "-" if text is None or text == "" else " ".join(str(text).split())
-    return s if len(s) <= width else s[: width - 1].rstrip() + "\u2026"
-
-
-def claim_file(claim_id: str) -> str:
-    """The file name of a claim's page (``:`` of a pseudo id becomes ``_``)."""
-    return re.sub(r"[^A-Za-z0-9._-]", "_", claim_id) + ".md"
-
-
-def section_label(title: str | None, script: str) -> str:
-    """The paper section a script verifies, from its title ("Section 3", "Sections 6.2-6.5",
-    "Companion paper", ...)."""
-    if not title:
-        return script
-    head = title.split(":")[0].strip()
-    return head if len(head) <= 30 else script
-
-
-def certified_short(cert: dict | None) -> str:
-    """PROOF k/n, instances k/n, partial k/n, or no."""
-    if not cert:
-        return "-"
-    if "records" not in cert:
-        return "no"
-    word = "partial" if not cert.get("certified") else ("PROOF" if cert.get("proof") else "instances")
-    return f"{word} {cert.get('proved')}/{cert.get('records')}"
-
-
-def worst_short(res: ClaimResult, route_width: int = 38) -> str:
-    """The worst gap / tolerance: the deterministic routes' with its route, then the Monte Carlo
-    routes' after "MC"."""
-    parts = []
-    for mc, label in ((False, ""), (True, "MC ")):
-        w = res.worst_gap(mc)
-        if w is None:
-            continue
-        with mpmath.workdps(20):
-            ratio = round_number(fmt(w.ratio, 3), 3)
-        where = f" ({shorten(w.route, route_width)})" if w.route and not mc else ""
-        parts.append(f"{label}{ratio}{where}")
-    return " \u00b7 ".join(parts) or "-"
-
-
-def _finding_value(v: Any, digits: int) -> str:
-    if isinstance(v, list):
-        if not v:
-            return "none"
-        if all(not isinstance(x, (dict, list)) for x in v) and len(v) <= 6 and \
-                sum(len(str(x)) for x in v) <= 80:
-            return "[" + ", ".join(round_number(x, digits) for x in v) + "]"
-        return f"({len(v)} {'rows' if isinstance(v[0], dict) else 'items'})"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k}: {round_number(x, digits)}" for k, x in v.items()) + "}"
-    return round_number(v, digits)
-
-
-def _as_number(text: str):
-    try:
-        x = mpmath.mpf(text)
-    except (ValueError, TypeError):
-        return None
-    return None if mpmath.isnan(x) else x
-
-
-def _spread(values: list[str], digits: int) -> str:
-    """The values a finding's key takes across a group: one value; a set of at most 4; the
-    numeric range (with the non-numeric values beside it)."""
-    distinct = list(dict.fromkeys(values))
-    if len(distinct) == 1:
-        return distinct[0]
-    if len(distinct) <= 4:
-        return "{" + ", ".join(distinct) + "}"
-    nums = [(x, v) for v in distinct if (x := _as_number(v)) is not None]
-    other = [v for v in distinct if _as_number(v) is None]
-    text = ""
-    if nums:
-        lo = min(nums, key=lambda t: t[0])[1]
-        hi = max(nums, key=lambda t: t[0])[1]
-        text = f"{lo}\u2026{hi}"
-    if other:
-        text += (" or " if text else "") + ", ".join(other[:3]) + (", \u2026" if len(other) > 3 else "")
-    return text
-
-
-def condense_findings(findings: list[dict], digits: int = SUMMARY_DIGITS) -> list[str]:
-    """The findings of one claim as a few lines: grouped by their ``what``; in a group of several,
-    each key once with the value, the set or the range it takes; numbers rounded."""
-    groups: dict[str, list[dict]] = {}
-    for f in findings:
-        groups.setdefault(str(f.get("what", "")), []).append(f)
-    lines = []
-    for what, group in groups.items():
-        keys = list(dict.fromkeys(k for f in group for k in f if k != "what"))
-        items = []
-        for k in keys:
-            vals = [f"({len(f[k])} entries)" if isinstance(f[k], dict) and (len(f[k]) > 4 or len(group) > 1)
-                    else _finding_value(f[k], digits) for f in group if k in f]
-            items.append(f"{k} {_spread(vals, digits)}" if len(group) > 1 else f"{k} = {vals[0]}")
-        head = f"{what}" + (f" ({len(group)} findings)" if len(group) > 1 else "")
-        lines.append((head + ": " if what else (f"({len(group)} findings) " if len(group) > 1 else ""))
-                     + ", ".join(items))
-    return lines
-
-
-# --------------------------------------------------------------------------------------------
-# Figures: the claims each belongs to and its caption, read from the PNG's own text chunks
-# --------------------------------------------------------------------------------------------
-
-
-def png_text(path: str | os.PathLike) -> dict[str, str]:
-    """The text chunks (tEXt, zTXt, iTXt) of a PNG file; {} if it cannot be read."""
-    out: dict[str, str] = {}
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        return out
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        return out
-    pos = 8
-    while pos + 8 <= len(data):
-        length = int.from_bytes(data[pos:pos + 4], "big")
-        kind = data[pos + 4:pos + 8]
-        body = data[pos + 8:pos + 8 + length]
-        pos += 12 + length
-        try:
-            if kind == b"tEXt":
-                k, v = body.split(b"\0", 1)
-                out[k.decode("latin-1")] = v.decode("latin-1")
-            elif kind == b"zTXt":
-                k, rest = body.split(b"\0", 1)
-                out[k.decode("latin-1")] = zlib.decompress(rest[1:]).decode("latin-1")
-            elif kind == b"iTXt":
-                k, rest = body.split(b"\0", 1)
-                compressed, rest = rest[0], rest[2:]
-                _lang, rest = rest.split(b"\0", 1)
-                _tkey, text = rest.split(b"\0", 1)
-                out[k.decode("latin-1")] = (zlib.decompress(text) if compressed else text).decode("utf-8")
-            elif kind == b"IEND":
-                break
-        except (ValueError, zlib.error, UnicodeDecodeError):
-            continue
-    return out
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A figure of the run: its name, file (absolute), path as the report shows it, the claims
-    it belongs to and its caption (both from the PNG's text chunks), and its script."""
-
-    name: str
-    file: Path
-    shown: str
-    claims: tuple
-    caption: str
-    script: str
-
-
-def run_figures(run: Run) -> list[Figure]:
-    """Every figure the run made, in script order."""
-    out = []
-    for sr in run.scripts:
-        for f in sr.figures or []:
-            p = Path(f)
-            file = p if p.is_absolute() else Path(run.root) / p
-            meta = png_text(file)
-            claims = tuple(meta.get(FIGURE_CLAIMS_KEY, "").split())
-            out.append(Figure(p.stem, file, str(f), claims, meta.get("Description", ""), sr.name))
-    return out
-
-
-def figures_of(figs: list[Figure], claim_id: str, script: str) -> list[Figure]:
-    """The figures that belong to a claim: those naming it; a figure naming no claim belongs to
-    every claim of its script."""
-    return [f for f in figs if claim_id in f.claims or (not f.claims and f.script == script)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -378,20 +62,6 @@ def _control_text(res: ClaimResult) -> str:
     return f"{state}: " + "; ".join(c.what for c in res.controls)
 
 
-def _certified_text(res: ClaimResult) -> str:
-    cert = res.certified
-    if not cert:
-        return "-"
-    if "records" not in cert:
-        return "no: " + str(cert.get("reason", "numerical evidence only"))
-    if not cert.get("certified"):
-        word = "partial"
-    else:
-        word = "PROOF" if cert.get("proof") else "certified instances"
-    return (f"{word} ({cert.get('proved')}/{cert.get('records')} records, radius <= "
-            f"{cert.get('enclosure_radius') or '-'})")
-
-
 def _last_line(text: str | None) -> str:
     lines = [ln for ln in (text or "").strip().splitlines() if ln.strip()]
     return lines[-1].strip() if lines else ""
@@ -407,13 +77,6 @@ def _case_text(case: dict, digits: int | None = None) -> str:
 
 def _find_script(run: Run) -> dict[str, str]:
     return {cid: ", ".join(names) for cid, names in run.declared_by().items()}
-
-
-def _sensitivity_short(text: str | None) -> str:
-    if not text:
-        return "-"
-    m = re.search(r"(\d+/\d+)", text)
-    return m.group(1) if m else text
 
 
 #: widths of the shortened cells of SUMMARY.md
@@ -500,7 +163,7 @@ def _summary_section(run: Run, section: str | None, ids: list[str], by_id: dict,
                     f"[`{i}`](claims/{claim_file(i)})", _cell(r.paper),
                     STATUS_WORD.get(r.status, r.status.upper()), str(len(r.routes)),
                     _cell(worst), _cell(shorten(round_numbers_in(r.slack or "-"), _SLACK_WIDTH)),
-                    _sensitivity_short(sensitivity.get(i)), certified_short(r.certified)]) + " |")
+                    sensitivity_short(sensitivity.get(i)), certified_short(r.certified)]) + " |")
         out.append("")
     missing = [i for i in ids if statuses[i] == "missing"]
     if missing:
@@ -589,21 +252,6 @@ def _md_table(head: list[str], rows: list[list[str]]) -> list[str]:
     return out
 
 
-def _gap_text(case: dict) -> str:
-    if case.get("relation") != "==":
-        return ""
-    try:
-        a, b, t = (mpmath.mpf(case[k]) for k in ("lhs", "rhs", "tol"))
-    except (ValueError, TypeError, KeyError):
-        return ""
-    if mpmath.isinf(a) or mpmath.isinf(b):
-        return ""
-    if t == 0:
-        return "0" if a == b else "inf"
-    with mpmath.workdps(20):
-        return round_number(mpmath.nstr(abs(a - b) / t, 3), 3)
-
-
 def claim_page(res: ClaimResult, script: str, sr: ScriptRun | None, run: Run,
                figures: list[Figure], faults: dict | None, page_dir: Path) -> str:
     """claims/<id>.md: the statement, the verdict, routes, negative control, certificate,
@@ -651,7 +299,7 @@ def claim_page(res: ClaimResult, script: str, sr: ScriptRun | None, run: Run,
     if cert is None:
         out.append("- not run")
     else:
-        out.append(f"- {_certified_text(res)}")
+        out.append(f"- {certified_text(res)}")
         for w in cert.get("what", []) or []:
             out.append(f"  - {w}")
         for w in cert.get("undecided", []) or []:
@@ -690,7 +338,7 @@ def claim_page(res: ClaimResult, script: str, sr: ScriptRun | None, run: Run,
             params = ", ".join(f"{p}={round_number(v, 6)}" for p, v in c.get("params", {}).items())
             rows.append([str(k), c.get("route") or "-", params, round_number(c.get("lhs"), PAGE_DIGITS),
                          c.get("relation", ""), round_number(c.get("rhs"), PAGE_DIGITS),
-                         round_number(c.get("tol"), 3), _gap_text(c) or "-",
+                         round_number(c.get("tol"), 3), gap_text(c) or "-",
                          "ok" if c.get("ok") else "**NO**"])
         out += _md_table(["#", "route", "parameters", "lhs", "rel", "rhs", "tol", "gap/tol", "ok"], rows)
         out.append("")
@@ -714,9 +362,9 @@ def _findings_md(findings: list[dict]) -> list[str]:
         scalar = [k for k in keys if not any(isinstance(f.get(k), (list, dict)) for f in group)]
         if scalar:
             if len(group) == 1:
-                out += [f"- {k} = {_finding_value(group[0].get(k), 6)}" for k in scalar]
+                out += [f"- {k} = {finding_value(group[0].get(k), 6)}" for k in scalar]
             else:
-                out += _md_table(scalar, [[_finding_value(f.get(k), 6) if k in f else "" for k in scalar]
+                out += _md_table(scalar, [[finding_value(f.get(k), 6) if k in f else "" for k in scalar]
                                           for f in group])
             out.append("")
         for f in group:
@@ -727,9 +375,9 @@ def _findings_md(findings: list[dict]) -> list[str]:
                 if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
                     cols = list(dict.fromkeys(c for x in v for c in x))
                     out += [f"{k}:", ""]
-                    out += _md_table(cols, [[_finding_value(x.get(c), 6) for c in cols] for x in v])
+                    out += _md_table(cols, [[finding_value(x.get(c), 6) for c in cols] for x in v])
                 elif isinstance(v, dict):
-                    out += _md_table(list(v), [[_finding_value(x, 6) for x in v.values()]])
+                    out += _md_table(list(v), [[finding_value(x, 6) for x in v.values()]])
                     out.insert(len(out) - 3, f"{k}:")
                     out.insert(len(out) - 3, "")
                 else:
@@ -988,7 +636,7 @@ def format_result(res: ClaimResult, settings: Settings | None = None,
         lines.append(f"worst      {res.worst}  (largest |lhs - rhs| / tol over the == cases, and its "
                      "route; Monte Carlo routes apart)")
     if res.certified is not None:
-        lines.append(f"certified  {_certified_text(res)}")
+        lines.append(f"certified  {certified_text(res)}")
     for f in rj.get("findings", []):
         lines.append("finding    " + ", ".join(f"{k} = {v}" for k, v in f.items()))
     for n in res.notes:

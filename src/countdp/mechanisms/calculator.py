@@ -26,7 +26,7 @@ The conversions to (eps, delta)-DP, tightest first (each valid on its own):
 Examples (30 digits; values rounded for the page)::
 
     >>> from countdp.mechanisms import calculator
-    >>> b = calculator.budget(r0=0.05, c=1, n=10, delta=1e-6)
+    >>> b = calculator.guarantee(r0=0.05, c=1, n=10, delta=1e-6)
     >>> row = b.rows[0]
     >>> [(cv.method, round(float(cv.eps), 2)) for cv in row.conversions]
     [('exact', 18.48), ('cks', 19.56), ('bun-steinke', 20.61)]
@@ -37,7 +37,7 @@ Examples (30 digits; values rounded for the page)::
     (0.6256, 1.0)
     >>> calculator.parse_counts("1:1e6:log")
     [1, 10, 100, 1000, 10000, 100000, 1000000]
-    >>> [float(r.v) for r in calculator.budget(0.05, 1, [1, 10**6]).rows][1] < 1e-8
+    >>> [float(r.v) for r in calculator.guarantee(0.05, 1, [1, 10**6]).rows][1] < 1e-8
     True
 """
 
@@ -479,7 +479,7 @@ def _check_common(delta, eps, releases, dps):
     return delta, eps, releases, dps
 
 
-def budget(r0, c, n, r=None, delta=None, eps=None, releases: int = 1, dps: int | None = None
+def guarantee(r0, c, n, r=None, delta=None, eps=None, releases: int = 1, dps: int | None = None
            ) -> Budget:
     """The guarantee of the mechanism with parameters (r0, c[, r]) on the edge at each count n.
 
@@ -488,10 +488,10 @@ def budget(r0, c, n, r=None, delta=None, eps=None, releases: int = 1, dps: int |
     delta at this eps; ``releases``: k independent releases (rho = k v(n)); ``dps``: working
     precision in digits (default: mpmath's current).  Values are mpmath numbers at full range.
 
-    >>> b = budget(0.05, 1, "1,1000", delta=1e-6)
+    >>> b = guarantee(0.05, 1, "1,1000", delta=1e-6)
     >>> [(row.n, round(float(row.eps), 4)) for row in b.rows]
     [(1, 348.8455), (1000, 0.117)]
-    >>> round(float(budget(0.05, 1, 10, eps=1).rows[0].delta), 4)
+    >>> round(float(guarantee(0.05, 1, 10, eps=1).rows[0].delta), 4)
     0.7958
     """
     delta, eps, releases, dps = _check_common(delta, eps, releases, dps)
@@ -598,7 +598,7 @@ def solve_r0(n, c, target_rho=None, target_eps=None, delta=None, r=None, release
                                            gap, dps))
     with mpmath.workdps(dps):
         r0 = +r0
-        b = budget(r0, c, n, r=r, delta=delta, eps=None, releases=k, dps=dps)
+        b = guarantee(r0, c, n, r=r, delta=delta, eps=None, releases=k, dps=dps)
         return Solution(n, c, r, k, via, target_rho, target_eps, delta, r0, b.sigma, b)
 
 
@@ -692,7 +692,7 @@ def _row_json(row: Row, digits: int) -> dict:
 
 def to_json(result: Budget | Solution) -> dict:
     """A JSON-ready dict: the parameters echoed, sigma, v(0), one entry per row; numbers are
-    JSON numbers at the working precision (:func:`dumps` writes them)."""
+    JSON numbers at the working precision (:func:`json_text` writes them)."""
     with mpmath.workdps(result.budget.dps if isinstance(result, Solution) else result.dps):
         return _to_json(result)
 
@@ -716,7 +716,7 @@ def _to_json(result: Budget | Solution) -> dict:
             "v0": _num(b.v0, b.dps), "rows": [_row_json(row, b.dps) for row in b.rows]}
 
 
-def dumps(obj, indent: int = 1) -> str:
+def json_text(obj, indent: int = 1) -> str:
     """JSON text of :func:`to_json`'s dict (numbers written as numbers, at full digits)."""
     def enc(x, depth):
         pad = "\n" + " " * (indent * (depth + 1))
@@ -782,7 +782,7 @@ def curves(r0, c, ns: Sequence[int] | None = None, delta=1e-6, releases: int = 1
         ns = parse_counts("1:1e6:log4")
     ns = [k for k in _counts(list(ns)) if k >= 1]
     with mpmath.workdps(15):
-        b = budget(r0, c, ns, delta=delta, releases=releases, dps=15)
+        b = guarantee(r0, c, ns, delta=delta, releases=releases, dps=15)
     get = {cv_method: [] for cv_method in ("exact", "cks")}
     for row in b.rows:
         by = {cv.method: cv for cv in row.conversions}
