@@ -347,15 +347,22 @@ def _profile_by_quadrature(P: Law, Q: Law, eps, with_mass: bool = False) -> Prof
 
 
 def _log_parts(pd: Density, qd: Density):
-    """t -> (log p, log q) per unit of P's integration coordinate t."""
+    """t -> (log p, log q) per unit of P's integration coordinate t, kept per (t, precision): the
+    sign scan, the profile's quadrature and the P-mass quadrature meet at the same nodes."""
     shared = pd.same_coordinate(qd)
+    values = {}
 
     def parts(t):
+        key = (t, mpmath.mp.prec)
+        v = values.get(key)
+        if v is not None:
+            return v
         lp = pd.mp_log_integrand_t(t)
         if shared:
             lq = qd.mp_log_integrand_t(t)
         else:
             lq = qd.mp_logpdf(pd.to_x(t)) + pd.mp_log_dx_dt(t)
+        values[key] = (lp, lq)
         return lp, lq
 
     return parts
