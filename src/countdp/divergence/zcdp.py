@@ -50,6 +50,7 @@ from ..laws import Density, Gaussian, GaussianDensity, Law, LogShiftedGaussian, 
 from ..numerics import validate
 from ..numerics.estimate import Estimate
 from ..numerics.optimize import maximise
+from ..numerics.quadrature import smooth_quad
 from ..numerics.tolerance import working_precision
 from ..laws.base import check_law
 
@@ -459,17 +460,6 @@ def _rule(pd: Density, qd: Density) -> str:
     return "tanh-sinh" if kinked else "gauss-legendre"
 
 
-def _quad_piece(f: Callable, nodes: list, rule: str):
-    """(value, error estimate, rule used) of int f over ``nodes``: by ``rule``, and when that is
-    Gauss-Legendre and its estimate is above the working precision's rounding term, also by
-    tanh-sinh, keeping whichever estimate is smaller (a narrow peak in a long piece)."""
-    val, e = mpmath.quad(f, nodes, error=True, maxdegree=10, method=rule)
-    if rule == "tanh-sinh" or abs(e) <= working_precision(6) * abs(val):
-        return val, e, rule
-    val2, e2 = mpmath.quad(f, nodes, error=True, maxdegree=10, method="tanh-sinh")
-    return (val2, e2, "tanh-sinh") if abs(e2) < abs(e) else (val, e, rule)
-
-
 def _positive_pieces(parts: Callable, D: Callable, win: _Window, crossings: list, eps,
                      with_mass: bool, rule: str = "tanh-sinh") -> _DensityProfile:
     """Integrate p (1 - e^{-D}) >= 0 over the pieces between the crossings where D > 0, with the
@@ -499,7 +489,7 @@ def _positive_pieces(parts: Callable, D: Callable, win: _Window, crossings: list
         if lo > -INF and hi < INF and hi - lo > 0:
             inner = sorted(set(inner) | {lo + (hi - lo) * k / 8 for k in range(1, 8)})
         nodes = [lo] + inner + [hi]
-        val, e, used = _quad_piece(f, nodes, rule)
+        val, e, used = smooth_quad(f, nodes, working_precision(6), rule)
         total += val
         # mpmath's estimate covers the discretisation; the integrand itself carries the rounding
         # of log p - log q (terms of size ~(t - mu)^2/s^2), seen at ~10^-(dps-4) relative: add
