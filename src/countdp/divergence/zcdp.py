@@ -489,7 +489,7 @@ def _positive_pieces(parts: Callable, D: Callable, win: _Window, crossings: list
         if lo > -INF and hi < INF and hi - lo > 0:
             inner = sorted(set(inner) | {lo + (hi - lo) * k / 8 for k in range(1, 8)})
         nodes = [lo] + inner + [hi]
-        val, e, used = smooth_quad(f, nodes, working_precision(6), rule)
+        val, e, used = smooth_quad(f, nodes, rel_enough=working_precision(6), rule=rule)
         total += val
         # mpmath's estimate covers the discretisation; the integrand itself carries the rounding
         # of log p - log q (terms of size ~(t - mu)^2/s^2), seen at ~10^-(dps-4) relative: add

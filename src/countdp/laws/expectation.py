@@ -76,7 +76,7 @@ def _integral(f, nodes, rule):
     (g smooth between its ``breaks``) and the density declares no kink."""
     if rule == "tanh-sinh":
         return mpmath.quad(f, nodes, error=True, maxdegree=10)
-    val, err, _ = smooth_quad(f, nodes, 1000 * mpmath.eps, rule)
+    val, err, _ = smooth_quad(f, nodes, rel_enough=1000 * mpmath.eps, rule=rule)
     return val, err
 
 

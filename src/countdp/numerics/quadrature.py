@@ -78,20 +78,21 @@ def log_window_integral(ell, y0: float, width: float, lo: float = -np.inf, hi: f
     return Estimate(M + math.log(s16), abs(s16 - s10) / s16 + 1e-15 * (abs(M) + 1))
 
 
-def smooth_quad(f, nodes, rel_enough, rule: str = "gauss-legendre", maxdegree: int = 10, gl_maxdegree: int = 6):
-    """``(value, error estimate, rule used)`` of mpmath's ``quad(f, nodes)`` for an integrand smooth
-    on every panel between the nodes (kinks must be nodes).  ``rule`` first (Gauss-Legendre, up to
-    ``gl_maxdegree``: far fewer nodes than tanh-sinh for a smooth integrand); when its estimate is
-    above ``rel_enough`` times the value (e.g. the rounding term the caller adds anyway), tanh-sinh
-    (up to ``maxdegree``) as well, keeping the smaller estimate with its own value (a narrow peak
-    in a long or infinite panel, or an endpoint singularity, suits tanh-sinh better)."""
+def smooth_quad(f, *axes, rel_enough, rule: str = "gauss-legendre", maxdegree: int = 10, gl_maxdegree: int = 6):
+    """``(value, error estimate, rule used)`` of mpmath's ``quad(f, *axes)`` (one node list per
+    dimension) for an integrand smooth on every panel between the nodes (kinks must be nodes).
+    ``rule`` first (Gauss-Legendre, up to ``gl_maxdegree``: far fewer nodes than tanh-sinh for a
+    smooth integrand); when its estimate is above ``rel_enough`` times the value (e.g. the rounding
+    term the caller adds anyway), tanh-sinh (up to ``maxdegree``) as well, keeping the smaller
+    estimate with its own value (a narrow peak in a long or infinite panel, or an endpoint
+    singularity, suits tanh-sinh better)."""
     import mpmath
 
     if rule == "tanh-sinh":
-        val, err = mpmath.quad(f, nodes, error=True, maxdegree=maxdegree, method=rule)
+        val, err = mpmath.quad(f, *axes, error=True, maxdegree=maxdegree, method=rule)
         return val, abs(err), rule
-    val, err = mpmath.quad(f, nodes, error=True, maxdegree=gl_maxdegree, method=rule)
+    val, err = mpmath.quad(f, *axes, error=True, maxdegree=gl_maxdegree, method=rule)
     if abs(err) <= rel_enough * abs(val):
         return val, abs(err), rule
-    val2, err2 = mpmath.quad(f, nodes, error=True, maxdegree=maxdegree, method="tanh-sinh")
+    val2, err2 = mpmath.quad(f, *axes, error=True, maxdegree=maxdegree, method="tanh-sinh")
     return (val2, abs(err2), "tanh-sinh") if abs(err2) < abs(err) else (val, abs(err), rule)
