@@ -228,7 +228,8 @@ def _density_integral(pd: Density, qd: Density, alpha):
             v = g(t)
             return mpmath.mpf(0) if v == -INF else mpmath.exp(v - g_ref)
 
-    val, err = mpmath.quad(f, nodes, error=True, maxdegree=10, method=_QUAD_METHOD)
+    kinked = any(getattr(d, "breakpoints", ()) for d in (pd, qd))
+    val, err, _ = smooth_quad(f, nodes, rel_enough=1000 * mpmath.eps, rule=_QUAD_METHOD if kinked else "gauss-legendre")
     # mpmath's estimate covers discretisation; add the rounding of ~10^3 summed nodes
     err = abs(err) + 1000 * mpmath.eps * abs(val)
     scale_f = mpmath.exp(g_ref)
