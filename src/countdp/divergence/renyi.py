@@ -23,6 +23,7 @@ import numpy as np
 from scipy import optimize
 
 from ..numerics import validate
+from ..numerics.quadrature import smooth_quad
 from ..laws import Density, Gaussian, Law, LogShiftedGaussian, PointMass
 from .. import formulas
 from ..laws.base import check_law
@@ -227,7 +228,8 @@ def _density_integral(pd: Density, qd: Density, alpha):
             v = g(t)
             return mpmath.mpf(0) if v == -INF else mpmath.exp(v - g_ref)
 
-    val, err = mpmath.quad(f, nodes, error=True, maxdegree=10, method=_QUAD_METHOD)
+    kinked = any(getattr(d, "breakpoints", ()) for d in (pd, qd))
+    val, err, _ = smooth_quad(f, nodes, rel_enough=1000 * mpmath.eps, rule=_QUAD_METHOD if kinked else "gauss-legendre")
     # mpmath's estimate covers discretisation; add the rounding of ~10^3 summed nodes
     err = abs(err) + 1000 * mpmath.eps * abs(val)
     scale_f = mpmath.exp(g_ref)
@@ -463,7 +465,8 @@ def renyi_product_2d(P1: Law, P2: Law, Q1: Law, Q2: Law, alpha) -> Divergence:
 
     The joint of two mixed laws splits into four parts (atom x atom, atom x density,
     density x atom, density x density); the density x density part is integrated as a genuine
-    2-D integral (mpmath tanh-sinh in both integration coordinates), not factorised."""
+    2-D integral (mpmath Gauss-Legendre in both integration coordinates when no density
+    declares a kink; tanh-sinh otherwise, or where its estimate is smaller), not factorised."""
     for name, law in (("P1", P1), ("P2", P2), ("Q1", Q1), ("Q2", Q2)):
         check_law(name, law)
     alpha = mpmath.mpf(validate.order(alpha))
@@ -510,11 +513,14 @@ def renyi_product_2d(P1: Law, P2: Law, Q1: Law, Q2: Law, alpha) -> Divergence:
             return mpmath.exp(a + b)
 
         low_dps = max(15, mpmath.mp.dps // 2)
+        rounding = mpmath.mpf(10) ** (-low_dps + 3)
+        kinked = any(getattr(L.density, "breakpoints", ()) for L in (P1, P2, Q1, Q2))
         with mpmath.workdps(low_dps):
-            v, e = mpmath.quad(g, n1, n2, error=True, maxdegree=5)
+            v, e, _ = smooth_quad(g, n1, n2, rel_enough=rounding, rule="tanh-sinh" if kinked else "gauss-legendre",
+                                  maxdegree=5, gl_maxdegree=5)
         total += v
         # the 2-D rule runs at half the working precision: its rounding enters the error bar
-        err += abs(e) + abs(v) * mpmath.mpf(10) ** (-low_dps + 3)
+        err += abs(e) + abs(v) * rounding
     return Divergence(mpmath.log(total) / (alpha - 1), err / total / (alpha - 1),
                       "2-D mpmath quadrature of the joint law", alpha)
 

@@ -100,21 +100,39 @@ def quadratic_coefficient(P: Law, Q: Law, alpha, x0=0, h=None) -> QuadraticCoeff
     ``noise`` bounds the rounding in k (64 ulps of the two terms alpha log p and
     (1 - alpha) log q at the three nodes, over h^2).  The Renyi integral converges iff k > 0
     (the criterion Lemma 7.1 rests on)."""
-    pd, qd = _density_pair(P, Q)
     a = mpmath.mpf(validate.order(alpha))
+    return _difference_nodes(P, Q, x0, h).coefficient(a)
+
+
+@dataclass(frozen=True)
+class _DifferenceNodes:
+    """log p and log q at x0 - h, x0, x0 + h: they do not depend on alpha, so one set serves
+    every order (a bisection on alpha reads them at each step)."""
+
+    x0: mpmath.mpf
+    h: mpmath.mpf
+    logs: tuple  # ((log p, log q) at x0 - h, x0, x0 + h)
+
+    def coefficient(self, a) -> QuadraticCoefficient:
+        g, size = [], mpmath.mpf(0)
+        for lp, lq in self.logs:
+            tp, tq = a * lp, (1 - a) * lq
+            g.append(tp + tq)
+            size += abs(tp) + abs(tq)
+        h, x0 = self.h, self.x0
+        k = -(g[2] - 2 * g[1] + g[0]) / (2 * h * h)
+        b = (g[2] - g[0]) / (2 * h) + 2 * k * x0
+        noise = 64 * mpmath.eps * (size + 1) / (h * h)
+        return QuadraticCoefficient(k, b, noise)
+
+
+def _difference_nodes(P: Law, Q: Law, x0=0, h=None) -> _DifferenceNodes:
+    pd, qd = _density_pair(P, Q)
     x0 = mpmath.mpf(validate.real("x0", x0))
     if h is None:
         h = max(pd.t_center_scale()[1], qd.t_center_scale()[1])
     h = mpmath.mpf(validate.real("h", h, lo=0))
-    g, size = [], mpmath.mpf(0)
-    for x in (x0 - h, x0, x0 + h):
-        tp, tq = a * pd.mp_logpdf(x), (1 - a) * qd.mp_logpdf(x)
-        g.append(tp + tq)
-        size += abs(tp) + abs(tq)
-    k = -(g[2] - 2 * g[1] + g[0]) / (2 * h * h)
-    b = (g[2] - g[0]) / (2 * h) + 2 * k * x0
-    noise = 64 * mpmath.eps * (size + 1) / (h * h)
-    return QuadraticCoefficient(k, b, noise)
+    return _DifferenceNodes(x0, h, tuple((pd.mp_logpdf(x), qd.mp_logpdf(x)) for x in (x0 - h, x0, x0 + h)))
 
 
 def locate_order_threshold(P: Law, Q: Law, lo=None, hi=None, rtol=None, maxiter=400) -> OrderBracket:
@@ -129,8 +147,10 @@ def locate_order_threshold(P: Law, Q: Law, lo=None, hi=None, rtol=None, maxiter=
     lo = 1 + mpmath.mpf(2) ** -20 if lo is None else mpmath.mpf(validate.order(lo))
     rtol = working_precision(8) if rtol is None else mpmath.mpf(validate.real("rtol", rtol, lo=0))
 
+    nodes = _difference_nodes(P, Q)
+
     def positive(a):
-        return quadratic_coefficient(P, Q, a).integrable
+        return nodes.coefficient(a).integrable
 
     if not positive(lo):
         raise ValueError("lo must lie on the integrable side (positive quadratic coefficient)")

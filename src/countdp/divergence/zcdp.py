@@ -50,6 +50,7 @@ from ..laws import Density, Gaussian, GaussianDensity, Law, LogShiftedGaussian, 
 from ..numerics import validate
 from ..numerics.estimate import Estimate
 from ..numerics.optimize import maximise
+from ..numerics.quadrature import smooth_quad
 from ..numerics.tolerance import working_precision
 from ..laws.base import check_law
 
@@ -347,15 +348,22 @@ def _profile_by_quadrature(P: Law, Q: Law, eps, with_mass: bool = False) -> Prof
 
 
 def _log_parts(pd: Density, qd: Density):
-    """t -> (log p, log q) per unit of P's integration coordinate t."""
+    """t -> (log p, log q) per unit of P's integration coordinate t, kept per (t, precision): the
+    sign scan, the profile's quadrature and the P-mass quadrature meet at the same nodes."""
     shared = pd.same_coordinate(qd)
+    values = {}
 
     def parts(t):
+        key = (t, mpmath.mp.prec)
+        v = values.get(key)
+        if v is not None:
+            return v
         lp = pd.mp_log_integrand_t(t)
         if shared:
             lq = qd.mp_log_integrand_t(t)
         else:
             lq = qd.mp_logpdf(pd.to_x(t)) + pd.mp_log_dx_dt(t)
+        values[key] = (lp, lq)
         return lp, lq
 
     return parts
@@ -434,14 +442,33 @@ class _DensityProfile:
     p_mass: object
 
 
+def _merged(points, gap) -> list:
+    """The sorted points, each closer than ``gap`` to the last one kept dropped (two laws with
+    nearly equal centres would otherwise split the quadrature into slivers)."""
+    out = []
+    for x in sorted(points):
+        if not out or x - out[-1] >= gap:
+            out.append(x)
+    return out
+
+
+def _rule(pd: Density, qd: Density) -> str:
+    """mpmath's quadrature rule for the pieces: Gauss-Legendre when neither density declares a
+    kink (``breakpoints``), so that p (1 - e^{-D}) is smooth between the crossings; tanh-sinh
+    otherwise."""
+    kinked = any(getattr(d, "breakpoints", ()) for d in (pd, qd))
+    return "tanh-sinh" if kinked else "gauss-legendre"
+
+
 def _positive_pieces(parts: Callable, D: Callable, win: _Window, crossings: list, eps,
-                     with_mass: bool) -> _DensityProfile:
+                     with_mass: bool, rule: str = "tanh-sinh") -> _DensityProfile:
     """Integrate p (1 - e^{-D}) >= 0 over the pieces between the crossings where D > 0, with the
-    P-mass of those pieces (0 unless ``with_mass``)."""
+    P-mass of those pieces (0 unless ``with_mass``), by the quadrature ``rule`` (both integrals
+    on the same nodes, so the mass reuses the profile's density values)."""
     ends = [win.T_lo] + crossings + [win.T_hi]
     total, err, pmass = mpmath.mpf(0), mpmath.mpf(0), mpmath.mpf(0)
     ks = (-16, -8, -4, -2, -1, 0, 1, 2, 4, 8, 16)
-    anchors = {win.cp + k * win.sp for k in ks} | {win.cq + k * win.sq for k in ks}
+    anchors = _merged({win.cp + k * win.sp for k in ks} | {win.cq + k * win.sq for k in ks}, win.scale / 8)
 
     def f(t):
         lp, lq = parts(t)
@@ -462,14 +489,14 @@ def _positive_pieces(parts: Callable, D: Callable, win: _Window, crossings: list
         if lo > -INF and hi < INF and hi - lo > 0:
             inner = sorted(set(inner) | {lo + (hi - lo) * k / 8 for k in range(1, 8)})
         nodes = [lo] + inner + [hi]
-        val, e = mpmath.quad(f, nodes, error=True, maxdegree=10)
+        val, e, used = smooth_quad(f, nodes, rel_enough=working_precision(6), rule=rule)
         total += val
         # mpmath's estimate covers the discretisation; the integrand itself carries the rounding
         # of log p - log q (terms of size ~(t - mu)^2/s^2), seen at ~10^-(dps-4) relative: add
         # a working-precision term 10^-(dps-6) |val|
         err += abs(e) + working_precision(6) * abs(val)
         if with_mass:
-            pmass += mpmath.quad(g, nodes, maxdegree=10)
+            pmass += mpmath.quad(g, nodes, maxdegree=10, method=used)
     return _DensityProfile(total, err, crossings, pmass)
 
 
@@ -513,7 +540,7 @@ def _density_profile(pd: Density, qd: Density, eps, with_mass: bool = False, wid
 
     win = _window(pd, qd)
     crossings = _crossings(D, win, width, points)
-    pieces = _positive_pieces(parts, D, win, crossings, eps, with_mass)
+    pieces = _positive_pieces(parts, D, win, crossings, eps, with_mass, _rule(pd, qd))
     err = pieces.error
     if pieces.value > 0:
         dD = _rounding_of_D(D, win, crossings, eps)

@@ -155,6 +155,17 @@ class ShiftedLogGaussian(CountMechanism):
         return y
 
 
+def _tails(z):
+    """(z, Phi(z), Phi(-z)) where only the tail on z's side is ever read (see ``_diff``: a cdf
+    at z <= 0, a survival function at z >= 0); the other entry is its complement, not a second
+    normal-cdf evaluation."""
+    if z >= 0:
+        sf = mpmath.ncdf(-z)
+        return z, 1 - sf, sf
+    cdf = mpmath.ncdf(z)
+    return z, cdf, 1 - cdf
+
+
 class RoundedLogGaussian(IntegerLaw):
     """Stochastic rounding of the released [U_n]_+.
 
@@ -184,7 +195,7 @@ class RoundedLogGaussian(IntegerLaw):
             c = mpmath.mpf(self.mech.c)
             w = mpmath.log((j + c) / (self.n + c))
             zs = ((w + s * s) / s, w / s)
-            self._cache[key] = tuple((z, mpmath.ncdf(z), mpmath.ncdf(-z)) for z in zs)
+            self._cache[key] = tuple(_tails(z) for z in zs)
         return self._cache[key]
 
     @staticmethod
@@ -211,6 +222,12 @@ class RoundedLogGaussian(IntegerLaw):
         k = int(k)
         if k < 0:
             return mpmath.mpf(0)
+        key = ("pmf", k, mpmath.mp.prec)
+        if key not in self._cache:
+            self._cache[key] = self._pmf(k)
+        return self._cache[key]
+
+    def _pmf(self, k):
         total = mpmath.mpf(0)
         if k == 0:
             total += self.released.atom_mass

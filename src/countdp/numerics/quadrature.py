@@ -5,7 +5,9 @@ rules on the same panels.
 * :func:`log_window_integral`: ``log int exp(ell(y)) dy`` for a unimodal log-integrand ``ell``
   (e.g. the integrand of a Renyi divergence or of a cumulant generating function, far too
   large or small to exponentiate directly), over the window where ``ell`` is within
-  :data:`WINDOW_DROP` of its maximum.
+  :data:`WINDOW_DROP` of its maximum;
+* :func:`smooth_quad`: mpmath's Gauss-Legendre (tanh-sinh as a fallback) for an integrand smooth
+  between given nodes.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import numpy as np
 
 from .estimate import Estimate
 
-__all__ = ["GL16", "GL10", "WINDOW_DROP", "panel_nodes", "log_window_integral"]
+__all__ = ["GL16", "GL10", "WINDOW_DROP", "panel_nodes", "log_window_integral", "smooth_quad"]
 
 GL16 = np.polynomial.legendre.leggauss(16)
 GL10 = np.polynomial.legendre.leggauss(10)
@@ -74,3 +76,23 @@ def log_window_integral(ell, y0: float, width: float, lo: float = -np.inf, hi: f
     (M, s16), (M10, s10) = vals
     s10 = s10 * math.exp(M10 - M)
     return Estimate(M + math.log(s16), abs(s16 - s10) / s16 + 1e-15 * (abs(M) + 1))
+
+
+def smooth_quad(f, *axes, rel_enough, rule: str = "gauss-legendre", maxdegree: int = 10, gl_maxdegree: int = 6):
+    """``(value, error estimate, rule used)`` of mpmath's ``quad(f, *axes)`` (one node list per
+    dimension) for an integrand smooth on every panel between the nodes (kinks must be nodes).
+    ``rule`` first (Gauss-Legendre, up to ``gl_maxdegree``: far fewer nodes than tanh-sinh for a
+    smooth integrand); when its estimate is above ``rel_enough`` times the value (e.g. the rounding
+    term the caller adds anyway), tanh-sinh (up to ``maxdegree``) as well, keeping the smaller
+    estimate with its own value (a narrow peak in a long or infinite panel, or an endpoint
+    singularity, suits tanh-sinh better)."""
+    import mpmath
+
+    if rule == "tanh-sinh":
+        val, err = mpmath.quad(f, *axes, error=True, maxdegree=maxdegree, method=rule)
+        return val, abs(err), rule
+    val, err = mpmath.quad(f, *axes, error=True, maxdegree=gl_maxdegree, method=rule)
+    if abs(err) <= rel_enough * abs(val):
+        return val, abs(err), rule
+    val2, err2 = mpmath.quad(f, *axes, error=True, maxdegree=maxdegree, method="tanh-sinh")
+    return (val2, abs(err2), "tanh-sinh") if abs(err2) < abs(err) else (val, abs(err), rule)
