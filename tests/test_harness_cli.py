@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import pytest

@@ -59,7 +59,7 @@ from .log_gaussian import ShiftedLogGaussian
 
 __all__ = [
     "CONVERSIONS", "LABELS", "EDGE_CONVENTION", "MAX_ROWS", "Conversion", "Row", "Budget",
-    "Solution", "Unreachable", "budget", "solve_r0", "parse_counts", "edge", "to_json", "dumps",
+    "Solution", "Unreachable", "guarantee", "solve_r0", "parse_counts", "edge", "to_json", "json_text",
     "curves", "plot",
 ]
 
