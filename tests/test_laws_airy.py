@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+import mpmath
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -370,3 +372,19 @@ def test_score_cgf_float_matches_mpmath():
         K = airy.score_cgf_float(u)
         Km = airy.score_cgf(u, 30)
         assert abs(K.value - float(Km)) <= 1e-13 * abs(K.value) + K.error
+
+
+@pytest.mark.parametrize("b, q", [("0.0368", "0.05"), ("1.24", "1.3"), ("1e-7", "1e-7"), ("0.6", "-0.2")])
+def test_tilted_sign_moments_in_balls_equal_the_mpmath_pass(b, q):
+    """The Arb pass over the grid gives the mpmath pass's values (same rule) to the precision."""
+    with mpmath.workdps(40):
+        grid = airy.mp_gauss_legendre(mpmath.mp.prec)
+        b, q = mpmath.mpf(b), mpmath.mpf(q)
+
+        def g(x):
+            e = mpmath.expm1(b * x)
+            return (e, x * (e + 1)) if x > q else (-e, -x * (e + 1))
+
+        for ref, new in zip(grid.expect(g, split=q), grid.tilted_sign_moments(b, q)):
+            assert abs(ref.value - new.value) <= 1e-38 * abs(ref.value)
+            assert abs(ref.error - new.error) <= 1e-3 * ref.error

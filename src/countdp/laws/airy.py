@@ -62,6 +62,7 @@ from scipy import special as _sc
 
 from .. import formulas
 from ..numerics import validate
+from ..numerics.contexts import to_arb
 from ..numerics.estimate import Estimate
 from ..numerics.quadrature import GL10, GL16, log_window_integral, panel_nodes
 from .base import ContinuousLaw, Density
@@ -677,6 +678,49 @@ class MpGaussLegendre:
             xs, ws = self.nodes(12, split)
             v12 = [mp.fdot(ws, col) for col in zip(*[g(x) for x in xs])]
             return [Estimate(a, abs(a - b) + 100 * mp.eps * abs(a)) for a, b in zip(v24, v12)]
+
+    @lru_cache(maxsize=64)
+    def _ball_nodes(self, n: int, split=None) -> tuple[list, list, list]:
+        """The n-point rule's nodes and weights as Arb balls (exact: the grid's binary numbers)
+        and the sign of x - split at each node."""
+        xs, ws = self.nodes(n, split)
+        with _flint.ctx.workprec(self.prec + 32):
+            xa, wa = [to_arb(x) for x in xs], [to_arb(w) for w in ws]
+        signs = [1 if split is None or x > split else -1 for x in xs]
+        return xa, wa, signs
+
+    def tilted_sign_moments(self, b, split, error: bool = True) -> tuple[Estimate, Estimate]:
+        """E[expm1(bX) sign(X - split)] and E[X e^{bX} sign(X - split)] by the 24-point rule
+        (error |24-point - 12-point| + rounding when ``error``, else 0), the sums in Arb balls
+        at this grid's precision + 20 bits: the same rule as :meth:`expect` with g = (sign *
+        expm1(bx), sign * x e^{bx}), about 15x faster than mpmath's scalar arithmetic."""
+        if _flint is None:  # pragma: no cover - python-flint is a dependency
+            raise RuntimeError("python-flint is needed for tilted_sign_moments")
+
+        def sums(n):
+            xa, wa, signs = self._ball_nodes(n, split)
+            with _flint.ctx.workprec(self.prec + 20):
+                bb = to_arb(b)
+                h, d = _flint.arb(0), _flint.arb(0)
+                for x, w, sg in zip(xa, wa, signs):
+                    e = (bb * x).expm1()
+                    t, u = w * e, w * x * (e + 1)
+                    if sg > 0:
+                        h, d = h + t, d + u
+                    else:
+                        h, d = h - t, d - u
+                return (mp.mpf(h.mid().str(int(self.prec / 3.32) + 12, radius=False)),
+                        mp.mpf(d.mid().str(int(self.prec / 3.32) + 12, radius=False)))
+
+        with mp.workprec(self.prec):
+            b = mp.mpf(b)
+            if split is not None:
+                split = mp.mpf(split)
+            v24 = sums(24)
+            if not error:
+                return tuple(Estimate(v, mp.zero) for v in v24)
+            v12 = sums(12)
+            return tuple(Estimate(a, abs(a - c) + 100 * mp.eps * abs(a)) for a, c in zip(v24, v12))
 
 
 @lru_cache(maxsize=8)

@@ -98,11 +98,7 @@ def tilt_balance(b, q, error=True) -> TiltBalance:
     b, q = mpmath.mpf(b), mpmath.mpf(q)
     grid = airy.mp_gauss_legendre(mp.prec)
     if grid.tail_ok(b):
-        def g(x):
-            sh = mpmath.sinh(b * x / 2)
-            e = 2 * sh * (sh + mpmath.sqrt(1 + sh * sh))  # expm1(bx) (mpmath's expm1 is slow)
-            return (e, x * (e + 1)) if x > q else (-e, -x * (e + 1))
-        h, d = grid.expect(g, split=q, error=error)
+        h, d = grid.tilted_sign_moments(b, q, error=error)
         return TiltBalance(h, d)
 
     def sgn(x):
