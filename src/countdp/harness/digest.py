@@ -11,7 +11,9 @@ import platform
 import re
 import tempfile
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -75,10 +77,32 @@ def write_atomic(path: str | os.PathLike, text: str) -> Path:
     return path
 
 
+_MEMO: dict | None = None  # see reports_being_written
+
+
+@contextmanager
+def reports_being_written():
+    """Within it, :func:`result_json` formats each result once: the writers of SUMMARY.md, the
+    claim pages, index.html and the JSON files all ask for it, and results do not change while
+    the reports are written."""
+    global _MEMO
+    outer, _MEMO = _MEMO, {}
+    try:
+        yield
+    finally:
+        _MEMO = outer
+
+
 def result_json(res: ClaimResult, settings: Settings) -> dict:
     """``res.to_json()`` at the run's working precision (numbers are formatted at mp.dps)."""
+    key = (id(res), settings.dps)
+    if _MEMO is not None and key in _MEMO:
+        return _MEMO[key][1]
     with mpmath.workdps(settings.dps):
-        return res.to_json()
+        out = res.to_json()
+    if _MEMO is not None:
+        _MEMO[key] = (res, out)  # the result is kept alive with its id
+    return out
 
 
 def script_json(sr: ScriptRun, run: Run) -> dict:
@@ -126,7 +150,12 @@ def round_number(text: Any, digits: int = SUMMARY_DIGITS) -> str:
         return str(text)
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         text = repr(text) if isinstance(text, float) else str(text)
-    s = str(text)
+    return _round_text(str(text), digits)
+
+
+@lru_cache(maxsize=1 << 16)
+def _round_text(s: str, digits: int) -> str:
+    """:func:`round_number` of a text (cached: a report repeats its parameters and bounds)."""
     try:
         x = mpmath.mpf(s)
     except (ValueError, TypeError):

@@ -35,7 +35,8 @@ from . import catalogue
 from .catalogue import CATALOGUE, SECTION_TITLES
 from .digest import (PAGE_DIGITS, SUMMARY_DIGITS, Figure, certified_short, certified_text, claim_file,
                      condense_findings, dumps, environment, figures_of, finding_value, gap_text, png_text,
-                     result_json, round_number, round_numbers_in, run_figures, script_json, sensitivity_short,
+                     reports_being_written, result_json, round_number, round_numbers_in, run_figures, script_json,
+                     sensitivity_short,
                      shorten, summary_json, worst_short, write_atomic)
 from .results import ClaimResult, Run, ScriptRun, Settings, fmt
 
@@ -499,18 +500,19 @@ def write_reports(run: Run, reports_dir: str | os.PathLike) -> list[Path]:
     removed, so the directory describes exactly this run."""
     d = Path(reports_dir)
     d.mkdir(parents=True, exist_ok=True)
-    written = []
-    for sr in run.scripts:
-        written.append(write_atomic(d / f"{sr.name}.json", dumps(script_json(sr, run))))
-    written.append(write_atomic(d / "summary.json", dumps(summary_json(run))))
-    sensitivity = read_sensitivity(d, run.settings.quick)
-    written.append(write_atomic(d / "SUMMARY.md", summary_md(run, sensitivity)))
-    written.append(write_atomic(d / "junit.xml", junit_xml(run)))
-    write_claim_pages(run, d)
-    from .html import index_html
+    with reports_being_written():
+        written = []
+        for sr in run.scripts:
+            written.append(write_atomic(d / f"{sr.name}.json", dumps(script_json(sr, run))))
+        written.append(write_atomic(d / "summary.json", dumps(summary_json(run))))
+        sensitivity = read_sensitivity(d, run.settings.quick)
+        written.append(write_atomic(d / "SUMMARY.md", summary_md(run, sensitivity)))
+        written.append(write_atomic(d / "junit.xml", junit_xml(run)))
+        write_claim_pages(run, d)
+        from .html import index_html
 
-    written.append(write_atomic(d / "index.html", index_html(run, sensitivity,
-                                                             read_faults(d, run.settings.quick))))
+        written.append(write_atomic(d / "index.html", index_html(run, sensitivity,
+                                                                 read_faults(d, run.settings.quick))))
     if run.only_ids is None:
         keep = {p.name for p in written}
         for p in d.glob("*.json"):
