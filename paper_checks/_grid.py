@@ -81,6 +81,24 @@ def arb_routes(check, A, B, alpha, params, coverage):
     return d
 
 
+def ball_and_quadrature(check, A, B, alpha, params, coverage, quadrature: bool):
+    """D_alpha(A || B) by the two Arb algorithms (:func:`arb_routes`) and, where
+    ``quadrature``, by mpmath quadrature compared with the ball.  Returns (main, quad): the
+    acb.integral ball (the quadrature where the ball is undecided) and the quadrature's value or
+    None."""
+    from countdp.divergence.renyi import renyi
+
+    d = arb_routes(check, A, B, alpha, params, coverage)
+    quad = None
+    if quadrature:
+        quad = renyi(A, B, alpha, method="quadrature")
+        if d is not None:
+            check.compare(params, quad.value, "==", d.value, quad.error + d.error,
+                          route="mpmath quadrature vs Arb ball (acb.integral)")
+    main = d if d is not None else quad if quad is not None else renyi(A, B, alpha, method="quadrature")
+    return main, quad
+
+
 class Coverage:
     """The cases of one route that were computed, among those the grid asks for.
 

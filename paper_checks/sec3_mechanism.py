@@ -239,15 +239,10 @@ def theorem_3_1_ii(check):
         bound = alpha * mech.mp_v(n)
         for direction, (A, B) in (("forward", (P, Q)), ("reverse", (Q, P))):
             p = {"r": r, "r0": r0, "c": cc, "n": n, "alpha": alpha, "direction": direction}
-            d = _grid.arb_routes(check, A, B, alpha, p, balls)
-            quad = None
-            if _grid.in_quick_grid(design, n, alpha):
-                quad = renyi(A, B, alpha, method="quadrature")
+            main, quad = _grid.ball_and_quadrature(check, A, B, alpha, p, balls,
+                                                   quadrature=_grid.in_quick_grid(design, n, alpha))
+            if quad is not None:
                 quads.covered()
-                if d is not None:
-                    check.compare(p, quad.value, "==", d.value, quad.error + d.error,
-                                  route="mpmath quadrature vs Arb ball (acb.integral)")
-            main = d if d is not None else quad if quad is not None else renyi(A, B, alpha, method="quadrature")
             check.compare(p, main.value, "<=", bound, main.error + bound * working_precision(6),
                           route="released D_alpha <= alpha v(n)")
             ratios.append(main.value / bound)

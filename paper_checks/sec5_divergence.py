@@ -212,16 +212,11 @@ def equation_11(check):
         for alpha in _grid.alphas(check.quick):
             p = {"mu": mu, "nu": nu, "s": s, "alpha": alpha}
             closed = formulas.renyi_equal_variance(alpha, mu, nu, s)
-            d = _grid.arb_routes(check, P, Q, alpha, p, balls)
-            quad = None
-            if (mu, nu, s) in quick_pairs and alpha in _grid.alphas(True):
-                quad = renyi(P, Q, alpha, method="quadrature")
+            main, quad = _grid.ball_and_quadrature(
+                check, P, Q, alpha, p, balls, quadrature=(mu, nu, s) in quick_pairs and alpha in _grid.alphas(True))
+            if quad is not None:
                 check.compare(p, quad.value, "==", closed, quad.error + closed * working_precision(6),
                               route="quadrature")
-                if d is not None:
-                    check.compare(p, quad.value, "==", d.value, quad.error + d.error,
-                                  route="mpmath quadrature vs Arb ball (acb.integral)")
-            main = d if d is not None else quad if quad is not None else renyi(P, Q, alpha, method="quadrature")
             check.compare(p, main.value, "==", closed, main.error + closed * working_precision(6),
                           route="Arb ball (acb.integral) vs eq (11)")
             z = (mu - nu) / s
