@@ -7,12 +7,15 @@
 * ``check_script(name)`` loads ``paper_checks/<name>.py`` through the runner's own loader (the
   way ``countdp reproduce`` loads it), ``check_spec(claim_id)`` finds the check of a claim, and
   ``run_claim(claim_id, quick=True, certify=False)`` runs one claim in this process, and
-  ``certify(claim_id)`` runs only the claim's certificates (quick mode), without its check.
+  ``certify(claim_id)`` runs only the claim's certificates (quick mode), without its check;
+  ``run_with_fault(script, claim_id, name)`` runs the claim with one fault of its script's
+  catalogue applied.
 """
 
 from __future__ import annotations
 
 import functools
+import sys
 from pathlib import Path
 
 import mpmath
@@ -21,6 +24,7 @@ from hypothesis import HealthCheck, settings
 
 from countdp.harness import claims, runner
 from countdp.harness.certificates import Certification, run_certificates
+from countdp.harness.faults import faults_in
 from countdp.harness.results import ClaimResult, Settings
 
 settings.register_profile("countdp", derandomize=True, deadline=None, print_blob=True,
@@ -89,5 +93,30 @@ def certify():
 
     def run(claim_id: str) -> Certification:
         return run_certificates(claim_id, _spec(claim_id).certificates, quick=True)
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def run_with_fault():
+    """``run_with_fault(script, claim_id, name)``: the claim's quick result (no certificates,
+    stopped at its first failing case) with the fault ``name`` of ``paper_checks/<script>.py``'s
+    catalogue applied (the only fault of that name for that claim).  The script is registered
+    under its module name meanwhile, where ``set_attribute(__name__, ...)`` faults find it."""
+
+    def run(script: str, claim_id: str, name: str) -> ClaimResult:
+        mod = _script(script)
+        [flt] = [f for f in faults_in(mod) if f.claim == claim_id and f.name == name]
+        saved = sys.modules.get(mod.__name__)
+        sys.modules[mod.__name__] = mod
+        try:
+            with flt.applied():
+                return claims.run_check(_spec(claim_id), Settings(quick=True, certify=False,
+                                                                  stop_at_first_failure=True))
+        finally:
+            if saved is None:
+                sys.modules.pop(mod.__name__, None)
+            else:
+                sys.modules[mod.__name__] = saved
 
     return run

@@ -4,13 +4,19 @@ controls that are all rejected, and -- where the claim carries ball-arithmetic c
 every certified record is proved.
 
 This is the one quick-mode run of the checks inside the test suite; the tests of a single
-script test what is particular to it (a fault it must catch, a finding, a figure)."""
+script test what is particular to it (a fault it must catch, a finding, a figure).  The rule
+every script's fault catalogue obeys is tested here, once for all scripts."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from countdp.harness import runner
 from countdp.harness.catalogue import CATALOGUE
+from countdp.harness.claims import checks_in
+from countdp.harness.faults import faults_in
 
 #: the claims proved by ball arithmetic (every record decided true); a claim leaving this set,
 #: or a new certificate that is not fully proved, fails here
@@ -49,3 +55,18 @@ def test_claim_passes_in_quick_mode(claim_id, run_claim):
 def test_the_certified_set_is_the_main_papers_39_and_the_airy_constants():
     main = [i for i in CERTIFIED if CATALOGUE[i].section == "paper"]
     assert len(main) == 39 and CERTIFIED <= set(CATALOGUE)
+
+
+@pytest.mark.parametrize("script", [p.stem for p in runner.script_paths(Path(__file__).resolve().parents[1])])
+def test_every_claim_has_three_catchable_faults_of_two_kinds(script, check_script):
+    """Each claim a script checks has at least three catchable faults of at least two kinds in
+    the script's catalogue, no fault names a claim the script does not check, and every fault
+    listed as uncatchable says why."""
+    mod = check_script(script)
+    ids = [spec.id for spec in checks_in(mod)]
+    faults = faults_in(mod)
+    assert {f.claim for f in faults} == set(ids), script
+    for claim_id in ids:
+        catchable = [f for f in faults if f.claim == claim_id and f.catchable]
+        assert len(catchable) >= 3 and len({f.kind for f in catchable}) >= 2, claim_id
+    assert all(f.reason for f in faults if not f.catchable)

@@ -49,16 +49,6 @@ def test_lattice_certificate_rejects_the_bound_without_its_shift(certify):
     assert first.name == "dirichlet minimum, theta = 0, M = 10" and first.detail["control"] == "proved_false"
 
 
-def test_every_claim_has_three_catchable_faults_of_two_kinds(check_script):
-    from countdp.harness.faults import faults_in
-
-    faults = faults_in(check_script("cstar_lower"))
-    for cid in CLAIMS:
-        mine = [f for f in faults if f.claim == cid and f.catchable]
-        assert len(mine) >= 3 and len({f.kind for f in mine}) >= 2, cid
-    assert all(f.reason for f in faults if not f.catchable)
-
-
 NAMED_FAULTS = ["interpolation bound over M^2 (its + 1 dropped)", "the constant 4 of the Dirichlet form off by 1 % (4.04)",
                 "8|a1'|^3/27 off by 0.1 %"]
 

@@ -41,28 +41,6 @@ def test_a_failing_claim_is_reported_as_fail(monkeypatch, run_claim):
 
 # ---- the fault catalogue -------------------------------------------------------------------
 
-def _faults(check_script):
-    from countdp.harness.faults import faults_in
-
-    return faults_in(check_script("sec3_mechanism"))
-
-
-def test_every_claim_has_three_catchable_faults_of_two_kinds(check_script):
-    faults = _faults(check_script)
-    assert {f.claim for f in faults} == set(CLAIMS)
-    for claim_id in CLAIMS:
-        catchable = [f for f in faults if f.claim == claim_id and f.catchable]
-        assert len(catchable) >= 3 and len({f.kind for f in catchable}) >= 2, claim_id
-    assert all(f.reason for f in faults if not f.catchable)
-
-
-def _assert_caught(check_script, run_claim, claim_id, name):
-    flt = next(f for f in _faults(check_script) if f.claim == claim_id and f.name == name)
-    with flt.applied():
-        res = run_claim(claim_id, quick=True, certify=False, stop_at_first_failure=True)
-    assert res.status == "fail", (claim_id, name, res.status, res.reason)
-
-
 NAMED = [("eq3", "2(1+c) -> (1+c) in eq (3)"),
          ("eq4", "drift -sigma^2/2 in eq (4) (the mean-one drift)"),
          ("thm3.1.ii", "eq (5) off by a factor 2 (as stated)"),
@@ -73,8 +51,9 @@ NAMED = [("eq3", "2(1+c) -> (1+c) in eq (3)"),
 
 
 @pytest.mark.parametrize("claim_id, name", NAMED)
-def test_the_faults_the_issue_names_are_caught(check_script, run_claim, claim_id, name):
-    _assert_caught(check_script, run_claim, claim_id, name)
+def test_the_faults_the_issue_names_are_caught(run_with_fault, claim_id, name):
+    res = run_with_fault("sec3_mechanism", claim_id, name)
+    assert res.status == "fail", (claim_id, name, res.status, res.reason)
 
 
 def test_the_pathwise_route_alone_rejects_the_mean_one_drift(check_script):

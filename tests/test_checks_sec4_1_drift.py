@@ -34,25 +34,8 @@ def test_drift_control_formula_is_rejected(check_script):
 
 # ---- the fault catalogue -------------------------------------------------------------------
 
-def _faults(check_script):
-    from countdp.harness.faults import faults_in
-
-    return faults_in(check_script("sec4_1_drift"))
-
-
-def test_every_claim_has_three_catchable_faults_of_two_kinds(check_script):
-    faults = _faults(check_script)
-    assert {f.claim for f in faults} == set(CLAIMS)
-    for claim_id in CLAIMS:
-        catchable = [f for f in faults if f.claim == claim_id and f.catchable]
-        assert len(catchable) >= 3 and len({f.kind for f in catchable}) >= 2, claim_id
-    assert all(f.reason for f in faults if not f.catchable)
-
-
 @pytest.mark.parametrize("claim_id, name", [("sec4.1.deriv", "the derivative with a flipped sign"),
                                             ("sec4.1.argmin", "minimiser sigma^2/2 (the mean-one drift)")])
-def test_the_faults_the_issue_names_are_caught(check_script, run_claim, claim_id, name):
-    flt = next(f for f in _faults(check_script) if f.claim == claim_id and f.name == name)
-    with flt.applied():
-        res = run_claim(claim_id, quick=True, certify=False, stop_at_first_failure=True)
+def test_the_faults_the_issue_names_are_caught(run_with_fault, claim_id, name):
+    res = run_with_fault("sec4_1_drift", claim_id, name)
     assert res.status == "fail", (claim_id, name, res.status, res.reason)

@@ -56,13 +56,7 @@ def _fault(mod, name):
     return next(f for f in faults_in(mod) if f.name == name)
 
 
-def test_every_claim_has_three_catchable_faults_of_two_kinds(check_script):
-    found = faults_in(check_script("sec5_1_rate"))
-    for cid in IDS:
-        mine = [f for f in found if f.claim == cid]
-        catchable = [f for f in mine if f.catchable]
-        assert len(catchable) >= 3 and len({f.kind for f in catchable}) >= 2, cid
-        assert all(f.reason for f in mine if not f.catchable)
+def test_the_named_faults_belong_to_their_claims(check_script):
     for cid, names in NAMED.items():
         assert all(_fault(check_script("sec5_1_rate"), n).claim == cid for n in names)
 

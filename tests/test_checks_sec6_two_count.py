@@ -13,7 +13,6 @@ import pytest
 from countdp import formulas
 from countdp.divergence.renyi import renyi
 from countdp.harness.claims import checks_in
-from countdp.harness.faults import faults_in
 from countdp.harness.results import holds
 from countdp.laws import Gaussian
 
@@ -51,13 +50,6 @@ def test_near_extremal_pair_meets_the_markov_bounds(check_script):
         assert 0 <= pair.separation - mpmath.mpf("0.45") < 1e-10
 
 
-def test_every_claim_has_three_catchable_faults_of_two_kinds(check_script):
-    faults = faults_in(check_script("sec6_two_count"))
-    for cid in IDS:
-        mine = [f for f in faults if f.claim == cid and f.catchable]
-        assert len(mine) >= 3 and len({f.kind for f in mine}) >= 2, cid
-
-
 #: the faults the issue names for these claims
 NAMED = [
     ("lem6.1", "alpha k rho for alpha k^2 rho (linear group privacy)"),
@@ -71,9 +63,7 @@ NAMED = [
 
 
 @pytest.mark.parametrize("claim_id,name", NAMED, ids=[n for _, n in NAMED])
-def test_named_fault_is_caught_by_a_case(claim_id, name, check_script, run_claim):
-    [flt] = [f for f in faults_in(check_script("sec6_two_count")) if f.name == name and f.claim == claim_id]
-    with flt.applied():
-        res = run_claim(claim_id, quick=True, certify=False, stop_at_first_failure=True)
+def test_named_fault_is_caught_by_a_case(claim_id, name, run_with_fault):
+    res = run_with_fault("sec6_two_count", claim_id, name)
     assert res.status == "fail", (res.status, res.reason, res.error)
     assert "case" in res.reason

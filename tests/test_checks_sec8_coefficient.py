@@ -89,11 +89,7 @@ def _fault(mod, name):
     return next(f for f in faults_in(mod) if f.name == name)
 
 
-def test_every_claim_has_three_catchable_faults_of_two_kinds(check_script):
-    found = faults_in(check_script("sec8_coefficient"))
-    for cid in IDS:
-        catchable = [f for f in found if f.claim == cid and f.catchable]
-        assert len(catchable) >= 3 and len({f.kind for f in catchable}) >= 2, cid
+def test_the_named_faults_belong_to_their_claims(check_script):
     for cid, names in NAMED.items():
         assert all(_fault(check_script("sec8_coefficient"), n).claim == cid for n in names)
 
