@@ -143,13 +143,21 @@ def _window(bits: int) -> float:
     return math.sqrt(2 * (bits + 8) * math.log(2)) + 1.0
 
 
-def density_part(pair: GaussianPair, integral: bool = False, bits: int | None = None) -> arb | None:
-    """int_{u_c}^inf p^alpha q^(1-alpha) du (whole line if not clipped) as a ball; None when it
-    diverges (a <= 0).  ``integral``: by acb.integral of the densities as written plus proven
-    tails (goal 2^-bits relative), else by the closed form."""
-    bits = ctx.prec if bits is None else bits
-    if integral:
-        return _density_by_integral(pair, bits)
+@dataclass(frozen=True)
+class _Centred:
+    """The exponent's expansion A0 + A1 v + A2 v^2 about its (exact, rounded) centre m, a = -2 A2
+    (about 0), and the clipped lower end v0 in v = u - m (None when the law is not clipped)."""
+
+    a: arb
+    m: arb
+    A0: arb
+    A1: arb
+    A2: arb
+    v0: arb | None
+
+
+def _centred(pair: GaussianPair) -> _Centred | None:
+    """The expansion about the centre; None when the density part diverges (a <= 0)."""
     _, _, A2 = expansion(pair, arb(0))
     a = -2 * A2
     if not (a > 0):
@@ -159,6 +167,20 @@ def density_part(pair: GaussianPair, integral: bool = False, bits: int | None = 
     m = _exact(_centre(pair))
     A0, A1, A2 = expansion(pair, m)
     v0 = None if pair.uc is None else pair.uc - m  # lower end in v (<= 0 up to rounding)
+    return _Centred(a, m, A0, A1, A2, v0)
+
+
+def density_part(pair: GaussianPair, integral: bool = False, bits: int | None = None) -> arb | None:
+    """int_{u_c}^inf p^alpha q^(1-alpha) du (whole line if not clipped) as a ball; None when it
+    diverges (a <= 0).  ``integral``: by acb.integral of the densities as written plus proven
+    tails (goal 2^-bits relative), else by the closed form."""
+    bits = ctx.prec if bits is None else bits
+    if integral:
+        return _density_by_integral(pair, bits)
+    cen = _centred(pair)
+    if cen is None:
+        return None
+    a, A0, A1, v0 = cen.a, cen.A0, cen.A1, cen.v0
     sa = a.sqrt()
     tail = arb(1) if v0 is None else ball.ncdf(A1 / sa - sa * v0)
     return (A0 + A1 * A1 / (2 * a)).exp() * (2 * arb.pi() / a).sqrt() * tail
@@ -188,15 +210,10 @@ def integral_setup(pair: GaussianPair, bits: int | None = None) -> IntegralSetup
     """The integrand and window of the ``integral`` route at the current precision (None when
     the density part diverges)."""
     bits = ctx.prec if bits is None else bits
-    _, _, A2 = expansion(pair, arb(0))
-    a = -2 * A2
-    if not (a > 0):
-        if a <= 0:
-            return None
-        raise Undecided("sign of alpha + (1 - alpha) rho^2 undecided")
-    m = _exact(_centre(pair))
-    A0, A1, A2 = expansion(pair, m)
-    v0 = None if pair.uc is None else pair.uc - m  # lower end in v (<= 0 up to rounding)
+    cen = _centred(pair)
+    if cen is None:
+        return None
+    a, m, A0, A1, A2, v0 = cen.a, cen.m, cen.A0, cen.A1, cen.A2, cen.v0
     al, rho, delta = pair.alpha, pair.rho, pair.delta
     C = _log_sqrt_2pi()
     one_m = 1 - al
