@@ -2,7 +2,7 @@
 with it (log-Laplace, Airy, the unequal-variance Gaussian, constant releases, the companion
 paper's eps-DP mechanisms), each in its own module."""
 
-from .count import CountMechanism, stochastic_round
+from .count import CountMechanism, LogScaleBudget, stochastic_round
 from .log_gaussian import RoundedLogGaussian, ShiftedLogGaussian
 
-__all__ = ["CountMechanism", "stochastic_round", "RoundedLogGaussian", "ShiftedLogGaussian"]
+__all__ = ["CountMechanism", "LogScaleBudget", "stochastic_round", "RoundedLogGaussian", "ShiftedLogGaussian"]

@@ -3,6 +3,7 @@ parameters and their ranges, the utility bound of Theorem 3.1(i) and the target 
 
 from __future__ import annotations
 
+import mpmath
 import numpy as np
 
 from .. import formulas
@@ -32,6 +33,40 @@ class CountMechanism:
         if self.r is None:
             raise ValueError("r is needed for the utility target: construct with r=...")
         return formulas.target(validate.count("n", n), self.r)
+
+
+class LogScaleBudget(CountMechanism):
+    """A count mechanism whose noise is a location family in w = log(y + c) with scale s and
+    whose budget is eqs (5)-(6): v(n) = log^2((n+c)/(n-1+c)) / (2 s^2) (the log-Gaussian with
+    s = sigma, log-Laplace with s = b).  Subclasses give the scale as :meth:`mp_noise_scale`."""
+
+    def mp_noise_scale(self):
+        raise NotImplementedError
+
+    def mp_v(self, n):
+        """The budget v(n) of eqs (5)-(6) at the working precision, for every count n >= 0 (an
+        mpmath number: no range limit)."""
+        return formulas.budget(validate.count("n", n), self.mp_noise_scale(), self.c)
+
+    def v(self, n) -> float:
+        """v(n) as a float (correctly rounded from 30 digits).  Refused (ValueError) when float64
+        cannot hold it -- above ~1.8e308 (a tiny scale: v ~ 1/s^2) or below ~2.2e-308 (n beyond
+        ~1e154: v ~ 1/(2 s^2 n^2)); :meth:`mp_v` returns it at full precision."""
+        n = validate.count("n", n)
+        with mpmath.workdps(30):
+            return validate.to_float(f"v({n}) for r0 = {self.r0}, c = {self.c}", self.mp_v(n),
+                                     "mp_v(n) returns it at full precision")
+
+    def v_array(self, ns) -> np.ndarray:
+        """v(n) over an integer array in float64 (log1p keeps it accurate for large n); refused
+        like :meth:`v` when an entry leaves float64 range."""
+        ns = validate.counts("n", ns)
+        s = self.mp_noise_scale()
+        if s < 1e-150:  # 2 s^2 would underflow inside the float64 formula: round each exactly
+            return np.array([self.v(int(k)) for k in ns.ravel()], dtype=float).reshape(ns.shape)
+        return validate.floats(f"v_array(n) for r0 = {self.r0}, c = {self.c}",
+                               formulas.budget.fp(ns, float(s), float(self.c)),
+                               "mp_v(n) returns it at full precision", zero_ok=False)
 
 
 def stochastic_round(y, rng: np.random.Generator):

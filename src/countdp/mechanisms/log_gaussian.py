@@ -20,10 +20,10 @@ from .. import formulas
 from ..laws import ClippedAtZero, IntegerLaw, LogShiftedGaussian
 from ..laws.log_shift import LogShiftOrigin
 from ..numerics import normal, validate
-from .count import CountMechanism, stochastic_round
+from .count import LogScaleBudget, stochastic_round
 
 
-class ShiftedLogGaussian(CountMechanism):
+class ShiftedLogGaussian(LogScaleBudget):
     """The shifted log-Gaussian mechanism for parameters ``0 < r0 < r <= 1`` and ``c > 0``.
 
     ``r`` (the user's tolerance) is optional; without it ``0 < r0 < 1`` is required so that some
@@ -72,31 +72,9 @@ class ShiftedLogGaussian(CountMechanism):
     def mp_drift(self):
         return -self.drift_factor * self.mp_sigma() ** 2
 
-    def mp_v(self, n):
-        """The budget v(n) of eqs (5)-(6) at the working precision, for every count n >= 0 (an
-        mpmath number: no range limit)."""
-        n = validate.count("n", n)
-        return formulas.budget(n, self.mp_sigma(), self.c)
-
-    def v(self, n) -> float:
-        """v(n) as a float (correctly rounded from 30 digits).  Refused (ValueError) when float64
-        cannot hold it -- above ~1.8e308 (tiny r0: v ~ 1/r0^2) or below ~2.2e-308 (n beyond
-        ~1e154: v ~ 1/(2 sigma^2 n^2)); :meth:`mp_v` returns it at full precision."""
-        n = validate.count("n", n)
-        with mpmath.workdps(30):
-            return validate.to_float(f"v({n}) for r0 = {self.r0}, c = {self.c}", self.mp_v(n),
-                                     "mp_v(n) returns it at full precision")
-
-    def v_array(self, ns) -> np.ndarray:
-        """v(n) over an integer array in float64 (log1p keeps it accurate for large n); refused
-        like :meth:`v` when an entry leaves float64 range."""
-        ns = validate.counts("n", ns)
-        s = self.mp_sigma()
-        if s < 1e-150:  # 2 sigma^2 would underflow inside the float64 formula: round each exactly
-            return np.array([self.v(int(k)) for k in ns.ravel()], dtype=float).reshape(ns.shape)
-        return validate.floats(f"v_array(n) for r0 = {self.r0}, c = {self.c}",
-                               formulas.budget.fp(ns, float(s), float(self.c)),
-                               "mp_v(n) returns it at full precision", zero_ok=False)
+    def mp_noise_scale(self):
+        """The budget's scale (eqs 5-6): sigma."""
+        return self.mp_sigma()
 
     # ---- laws ------------------------------------------------------------------------------
     def log_mean(self, n):

@@ -23,7 +23,7 @@ from .. import formulas
 from ..laws import ClippedAtZero, ContinuousLaw, LogShiftDensity
 from ..laws.reference import standard_laplace_cdf, standard_laplace_sf
 from ..numerics import validate
-from .count import CountMechanism
+from .count import LogScaleBudget
 
 __all__ = ["LogShiftedLaplaceDensity", "LogLaplaceMechanism"]
 
@@ -55,7 +55,7 @@ class LogShiftedLaplaceDensity(LogShiftDensity):
         return standard_laplace_cdf(z)
 
 
-class LogLaplaceMechanism(CountMechanism):
+class LogLaplaceMechanism(LogScaleBudget):
     """Y = [(n + c) exp(b L) - c]_+ with L standard Laplace (density e^{-|l|}/2), ``0 < r0 < r``,
     ``c > 0``; see the module docstring for why it is admissible."""
 
@@ -77,26 +77,9 @@ class LogLaplaceMechanism(CountMechanism):
         """eps_n = log((n + c)/(n - 1 + c)) / b (n = 0 uses n = 1)."""
         return formulas.log_gap(validate.count("n", n), self.c) / self.mp_b()
 
-    def mp_v(self, n):
-        """v(n) = eps_n^2 / 2 = log^2((n + c)/(n - 1 + c)) / (2 b^2)."""
-        return formulas.budget(validate.count("n", n), self.mp_b(), self.c)
-
-    def v(self, n) -> float:
-        """v(n) as a float; refused when float64 cannot hold it (mp_v(n) has it)."""
-        n = validate.count("n", n)
-        with mpmath.workdps(30):
-            return validate.to_float(f"v({n}) for r0 = {self.r0}, c = {self.c}", self.mp_v(n),
-                                     "mp_v(n) returns it at full precision")
-
-    def v_array(self, ns) -> np.ndarray:
-        """v(n) over an integer array in float64; refused like :meth:`v` out of float64 range."""
-        ns = validate.counts("n", ns)
-        b = self.mp_b()
-        if b < 1e-150:  # 2 b^2 would underflow inside the float64 formula: round each exactly
-            return np.array([self.v(int(k)) for k in ns.ravel()], dtype=float).reshape(ns.shape)
-        return validate.floats(f"v_array(n) for r0 = {self.r0}, c = {self.c}",
-                               formulas.budget.fp(ns, float(b), float(self.c)),
-                               "mp_v(n) returns it at full precision", zero_ok=False)
+    def mp_noise_scale(self):
+        """The budget's scale: b (v(n) = eps_n^2/2 = log^2((n + c)/(n - 1 + c)) / (2 b^2))."""
+        return self.mp_b()
 
     def abs_multiplicative_error(self):
         """E|e^{bL} - 1| = b/(1 - b^2)."""
