@@ -30,10 +30,8 @@ from pathlib import Path
 
 import mpmath
 import numpy as np
-from flint import acb, ctx
 
-from countdp.arb.gaussian_renyi import integral_setup, pair_renyi
-from countdp.divergence.ball import _gaussian_params, _pair_maker
+from countdp.divergence.ball import bare_integral
 from countdp.divergence.renyi import renyi
 from countdp.laws.expectation import mc_abs_error
 from countdp.mechanisms import ShiftedLogGaussian
@@ -61,22 +59,6 @@ def _laws(r0, c, n, fwd):
     return (P, Q) if fwd else (Q, P)
 
 
-def _bare(A, B, alpha):
-    """The acb.integral call of the ball route for (A, B), set up as its last pass had it."""
-    (kind, dp), (_, dq) = _gaussian_params(A), _gaussian_params(B)
-    make, _ = _pair_maker(mpmath.mpf(alpha), kind, dp, dq)
-    with ctx.workprec(mpmath.mp.prec):
-        res = pair_renyi(make, integral=True)
-    with ctx.workprec(res.work_prec):
-        st = integral_setup(make(), res.goal_bits)
-
-    def run():
-        with ctx.workprec(res.work_prec):
-            acb.integral(st.f, st.lo, st.hi, rel_tol=st.rel_tol, abs_tol=st.abs_tol)
-
-    return run
-
-
 def bench_divergence(with_mpmath: bool = True) -> None:
     mpmath.mp.dps = 30
     ball, bare, closed, quad = [], [], [], []
@@ -84,7 +66,7 @@ def bench_divergence(with_mpmath: bool = True) -> None:
         A, B = _laws(r0, c, n, fwd)
         renyi(A, B, alpha, method="ball")  # warm the per-law caches (sigma balls)
         ball.append(cpu(lambda: renyi(A, B, alpha, method="ball")))
-        bare.append(cpu(_bare(A, B, alpha)))
+        bare.append(cpu(bare_integral(A, B, alpha)))
         closed.append(cpu(lambda: renyi(A, B, alpha, method="ball-closed")))
         if with_mpmath:
             quad.append(cpu(lambda: renyi(A, B, alpha, method="quadrature"), repeat=1))

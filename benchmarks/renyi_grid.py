@@ -25,10 +25,8 @@ import time
 from fractions import Fraction
 
 import mpmath
-from flint import acb, ctx
 
-from countdp.arb.gaussian_renyi import integral_setup, pair_renyi
-from countdp.divergence.ball import _gaussian_params, _pair_maker
+from countdp.divergence.ball import bare_integral
 from countdp.divergence.renyi import renyi
 from countdp.mechanisms import ShiftedLogGaussian
 
@@ -65,13 +63,7 @@ def _cpu(f):
 def bare_integral_seconds(A, B, alpha) -> float:
     """CPU seconds of the single acb.integral call the ball route makes, alone (its integrand,
     window, tolerances and precision precomputed as the route's last pass had them)."""
-    (kind, dp), (_, dq) = _gaussian_params(A), _gaussian_params(B)
-    make, _ = _pair_maker(mpmath.mpf(alpha), kind, dp, dq)
-    with ctx.workprec(mpmath.mp.prec):
-        res = pair_renyi(make, integral=True)
-    with ctx.workprec(res.work_prec):
-        st = integral_setup(make(), res.goal_bits)
-        _, secs = _cpu(lambda: acb.integral(st.f, st.lo, st.hi, rel_tol=st.rel_tol, abs_tol=st.abs_tol))
+    _, secs = _cpu(bare_integral(A, B, alpha))
     return secs
 
 

@@ -159,3 +159,16 @@ def test_the_threshold_of_eq_34_is_decided_exactly():
         d = renyi(P, Q, 25 / 16, method=method)
         assert not d.finite and "eq 34" in d.reason
         assert renyi(P, Q, 1.5, method=method).finite
+
+
+def test_bare_integral_is_the_route_s_own_call():
+    """The benchmark's bare acb.integral call integrates the route's normalised integrand: a
+    finite positive ball, and the route itself succeeds on the same pair."""
+    from countdp.divergence.ball import bare_integral
+
+    mech = ShiftedLogGaussian(0.05, 1, r=0.1)
+    P, Q = mech.released_law(9), mech.released_law(10)
+    with mpmath.workdps(30):
+        val = bare_integral(P, Q, 5)()
+        assert val.real.is_finite() and val.real > 0 and val.imag.contains(0)
+        assert renyi(P, Q, 5, method="ball").finite

@@ -30,14 +30,14 @@ the working precision and ``error`` bounds |D - value| rigorously (radius plus t
 from __future__ import annotations
 
 import mpmath
-from flint import arb, ctx
+from flint import acb, arb, ctx
 
-from ..arb.gaussian_renyi import GaussianPair, pair_renyi
+from ..arb.gaussian_renyi import GaussianPair, integral_setup, pair_renyi
 from ..laws import ClippedAtZero, ContinuousLaw, Gaussian, Law, LogShiftedGaussianDensity
 from ..numerics.contexts import Undecided, to_arb, to_fmpq
 from .value import Divergence, infinite as _infinite
 
-__all__ = ["ball_renyi", "ball_route_applies", "to_divergence_parts"]
+__all__ = ["ball_renyi", "ball_route_applies", "to_divergence_parts", "bare_integral"]
 
 
 def _gaussian_params(L: Law):
@@ -104,6 +104,24 @@ def to_divergence_parts(D: arb):
         um, ue = up.mid().man_exp()
     err = mpmath.mpf((int(um), int(ue)))
     return value, err * (1 + mpmath.mpf(2) ** (2 - mpmath.mp.prec))
+
+
+def bare_integral(P: Law, Q: Law, alpha):
+    """The single ``acb.integral`` call the ball route makes for D_alpha(P || Q), as a function
+    of no arguments, its integrand, window, tolerances and precision set up as the route's last
+    pass had them: what a benchmark times as the practical limit of the route."""
+    (kind, dp), (_, dq) = _gaussian_params(P), _gaussian_params(Q)
+    make, _ = _pair_maker(mpmath.mpf(alpha), kind, dp, dq)
+    with ctx.workprec(mpmath.mp.prec):
+        res = pair_renyi(make, integral=True)
+    with ctx.workprec(res.work_prec):
+        st = integral_setup(make(), res.goal_bits)
+
+    def run():
+        with ctx.workprec(res.work_prec):
+            return acb.integral(st.f, st.lo, st.hi, rel_tol=st.rel_tol, abs_tol=st.abs_tol)
+
+    return run
 
 
 def _mpf_to_arb(x) -> arb:
