@@ -6,15 +6,12 @@ passes in quick mode with its certificates proved is tested once, in test_checks
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import mpmath
 import pytest
 
 from countdp.harness.claims import checks_in
-from countdp.harness.fault_runs import run_faults
 from countdp.harness.faults import faults_in
-from countdp.harness.results import Settings
 
 IDS = ["sec5.1.conv", "sec5.1.limit_c", "sec5.1.c_equals_r", "eq13"]
 
@@ -39,8 +36,6 @@ def test_remainder_over_power_keeps_relative_accuracy(check_script):
 # The fault catalogue
 # ---------------------------------------------------------------------------------------------
 
-ROOT = Path(__file__).resolve().parents[1]
-
 #: the faults the issue names for these claims: each must make its claim fail a case
 NAMED = {
     "sec5.1.conv": ["conversion constant 2 -> 1.8 (a false theorem)",
@@ -56,19 +51,8 @@ def _fault(mod, name):
     return next(f for f in faults_in(mod) if f.name == name)
 
 
-def test_the_named_faults_belong_to_their_claims(check_script):
-    for cid, names in NAMED.items():
-        assert all(_fault(check_script("sec5_1_rate"), n).claim == cid for n in names)
-
-
-def test_the_named_faults_are_caught_by_a_case():
-    run = run_faults(Settings(quick=True), jobs=1, only_ids=list(NAMED), root=ROOT,
-                     baseline={cid: "pass" for cid in NAMED})
-    for cid, names in NAMED.items():
-        outcomes = {o.name: o for o in run.claims[cid].outcomes}
-        for name in names:
-            assert outcomes[name].caught and outcomes[name].how == "case", (cid, name, outcomes[name].detail)
-    assert run.complete
+def test_the_named_faults_are_caught_by_a_case(named_faults_caught_by_a_case):
+    named_faults_caught_by_a_case("sec5_1_rate", NAMED)
 
 
 @pytest.mark.parametrize("name, route", [

@@ -8,16 +8,13 @@ with its certificates proved is tested once, in test_checks_all_claims.py."""
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath
 import pytest
 
 from countdp import formulas
 from countdp.harness.claims import checks_in
-from countdp.harness.fault_runs import run_faults
-from countdp.harness.faults import faults_in
-from countdp.harness.results import Settings, holds
+from countdp.harness.results import holds
 
 IDS = ["eq32", "table2", "sec8.two_count", "sec8.small_r", "sec8.composition", "sec8.bias", "thm1.1"]
 
@@ -70,8 +67,6 @@ def test_upper_family_is_admissible_only_inside_the_unit_interval(check_script):
 # The fault catalogue
 # ---------------------------------------------------------------------------------------------
 
-ROOT = Path(__file__).resolve().parents[1]
-
 #: the faults the issue names for these claims: each must make its claim fail a case
 NAMED = {
     "thm1.1": ["converse constant with 12.8 for 128 (10x too strong)", "converse constant 100x too strong"],
@@ -85,23 +80,8 @@ NAMED = {
 }
 
 
-def _fault(mod, name):
-    return next(f for f in faults_in(mod) if f.name == name)
-
-
-def test_the_named_faults_belong_to_their_claims(check_script):
-    for cid, names in NAMED.items():
-        assert all(_fault(check_script("sec8_coefficient"), n).claim == cid for n in names)
-
-
-def test_the_named_faults_are_caught_by_a_case():
-    run = run_faults(Settings(quick=True), jobs=1, only_ids=list(NAMED), root=ROOT,
-                     baseline={cid: "pass" for cid in NAMED})
-    for cid, names in NAMED.items():
-        outcomes = {o.name: o for o in run.claims[cid].outcomes}
-        for name in names:
-            assert outcomes[name].caught and outcomes[name].how == "case", (cid, name, outcomes[name].detail)
-    assert run.complete
+def test_the_named_faults_are_caught_by_a_case(named_faults_caught_by_a_case):
+    named_faults_caught_by_a_case("sec8_coefficient", NAMED)
 
 
 def test_converse_constant_is_the_limit_of_the_two_count_bound_exactly():
