@@ -116,17 +116,23 @@ def count(name: str, n, lo: int = 0, hi: int | None = None):
     return n
 
 
+def _array(arr, type_message: str, shape_message: str) -> np.ndarray:
+    """``np.asarray(arr)``, refusing None, text and mappings (ParameterTypeError with
+    ``type_message``) and ragged nesting (ValueError with ``shape_message``)."""
+    if arr is None or isinstance(arr, (str, bytes, dict)):
+        raise ParameterTypeError(f"{type_message}, got {_type_name(arr)}")
+    try:
+        return np.asarray(arr)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{shape_message}: {exc}") from None
+
+
 def counts(name: str, arr) -> np.ndarray:
     """An int64 array of nonnegative integer counts (a histogram) of any shape.  Refused: None and
     non-numeric entries (ParameterTypeError), ragged nesting, NaN/inf, fractions, negative counts,
     and counts beyond int64 (named as too large, not wrapped)."""
     what = f"{name} must hold integers in [0, 2^63 - 1] (counts)"
-    if arr is None or isinstance(arr, (str, bytes, dict)):
-        raise ParameterTypeError(f"{what} (an array), got {_type_name(arr)}")
-    try:
-        a = np.asarray(arr)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"{what} in a rectangular array: {exc}") from None
+    a = _array(arr, f"{what} (an array)", f"{what} in a rectangular array")
     kind = a.dtype.kind
     if kind == "O":  # Python integers beyond int64, or mixed entries
         flat = a.ravel().tolist()
@@ -171,12 +177,8 @@ def counts(name: str, arr) -> np.ndarray:
 def reals(name: str, arr, lo=None, hi=None, lo_open=True, hi_open=True) -> np.ndarray:
     """A float64 array of finite real numbers in the stated interval."""
     rng_txt = _range(lo, hi, lo_open, hi_open)
-    if arr is None or isinstance(arr, (str, bytes, dict)):
-        raise ParameterTypeError(f"{name} must be an array of real numbers{rng_txt}, got {_type_name(arr)}")
-    try:
-        a = np.asarray(arr)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"{name} must be a rectangular array of real numbers: {exc}") from None
+    a = _array(arr, f"{name} must be an array of real numbers{rng_txt}",
+               f"{name} must be a rectangular array of real numbers")
     if a.dtype.kind == "O":
         for v in a.ravel().tolist():
             real(name, v)
