@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import functools
 import math
-import numbers
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -476,8 +475,3 @@ def _formula_by_name(module: str, qualname: str) -> Formula:
 def formula(body: Callable) -> Formula:
     """Decorator: ``body(ctx, *params)`` becomes a :class:`Formula`."""
     return Formula(body)
-
-
-def is_number(x: Any) -> bool:
-    return isinstance(x, (numbers.Real, mpmath.mpf, arb, fmpq, fmpz, Fraction, np.floating,
-                          np.integer)) and not isinstance(x, bool)

@@ -20,24 +20,9 @@ def Phi(x):
     return special.ndtr(x)
 
 
-def Phi_sf(x):
-    """1 - Phi(x), accurate in the upper tail."""
-    return special.ndtr(-np.asarray(x, dtype=float))
-
-
 def log_Phi(x):
     """log Phi(x), accurate far in the lower tail."""
     return special.log_ndtr(x)
-
-
-def log_Phi_sf(x):
-    """log(1 - Phi(x)), accurate far in the upper tail."""
-    return special.log_ndtr(-np.asarray(x, dtype=float))
-
-
-def Phi_inv(p):
-    """Inverse of Phi on (0, 1)."""
-    return special.ndtri(p)
 
 
 def phi(x):
@@ -71,14 +56,6 @@ def mp_Phi_diff(a, b):
     if b <= 0:
         return mpmath.ncdf(b) - mpmath.ncdf(a)
     return 1 - mpmath.ncdf(a) - mpmath.ncdf(-b)
-
-
-def mp_log_Phi(x):
-    return mpmath.log(mpmath.ncdf(x))
-
-
-def mp_phi(x):
-    return mpmath.npdf(x)
 
 
 _HALF_LOG_2PI: dict = {}
