@@ -1,4 +1,4 @@
-"""A throwaway project for the harness tests (countdp.harness.runner, .loader, .pool, .progress, .cli, .report): a directory
+"""A throwaway project for the harness tests (countdp.harness.runner, .loader, .pool, .cli, ...): a directory
 with its own ``paper_checks/`` holding the check scripts a test writes, so that no test depends on
 the project's real checks; and the JSON reports of a run without their timings."""
 
