@@ -93,6 +93,11 @@ def _without_seconds(obj):
 def reports_without_seconds(run, where: Path) -> dict[str, str]:
     """The JSON reports of ``run`` written to ``where``, by file name, without their timings."""
     report.write_reports(run, where)
+    return read_without_seconds(where)
+
+
+def read_without_seconds(where: Path) -> dict[str, str]:
+    """The JSON reports in ``where``, by file name, without their timings."""
     out = {}
     for p in sorted(where.glob("*.json")):
         out[p.name] = json.dumps(_without_seconds(json.loads(p.read_text(encoding="utf-8"))),

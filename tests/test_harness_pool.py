@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from _check_roots import BAD, PASSING, make_root, reports_without_seconds
-from countdp.harness import pool, results, runner
+from _check_roots import BAD, PASSING, make_root, read_without_seconds, reports_without_seconds
+from countdp.harness import cli, pool, results, runner
 from countdp.harness.results import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,9 +91,21 @@ def test_reproduce_on_a_dask_cluster(tmp_path):
         assert threads == 2
         remote = runner.reproduce(settings, jobs=threads, only_ids=QUICK, root=ROOT,
                                   progress=False, figures=False, executor=executor)
+        code = cli.main(["reproduce", "--quick", "--no-figures", "--quiet", "--root", str(ROOT),
+                         "--reports", str(tmp_path / "cli"), "--only", *QUICK,
+                         "--scheduler", cluster.scheduler_address])
+    assert code == 0
     assert remote.statuses() == local.statuses() and set(local.statuses()) == set(QUICK)
     a = reports_without_seconds(local, tmp_path / "local")
     b = reports_without_seconds(remote, tmp_path / "dask")
     assert a.keys() == b.keys() and len(a) >= 4
     for name in a:
         assert a[name] == b[name], name
+    assert read_without_seconds(tmp_path / "cli") == a
+
+
+def test_scheduler_option_is_checked_before_anything_runs(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["reproduce", "--quick", "--scheduler", " "])
+    assert exit_.value.code == 2
+    assert "argument --scheduler: " in capsys.readouterr().err  # a bad address, or no distributed
