@@ -4,7 +4,7 @@
   reproducible, never a flake.
 * ``pytestmark = pytest.mark.mp_dps(30)`` in a module (or the mark on one test) runs its tests under
   ``mpmath.workdps(30)``; the checks run at ``settings.dps``, 30 by default.
-* ``check_script(name)`` loads ``paper_checks/<name>.py`` through the runner's own loader (the
+* ``check_script(name)`` loads ``paper_checks/<name>.py`` through the harness's own loader (the
   way ``countdp reproduce`` loads it), ``check_spec(claim_id)`` finds the check of a claim, and
   ``run_claim(claim_id, quick=True, certify=False)`` runs one claim in this process, and
   ``certify(claim_id)`` runs only the claim's certificates (quick mode), without its check;
@@ -22,7 +22,7 @@ import mpmath
 import pytest
 from hypothesis import HealthCheck, settings
 
-from countdp.harness import claims, runner
+from countdp.harness import claims, loader
 from countdp.harness.certificates import Certification, run_certificates
 from countdp.harness.fault_runs import run_faults
 from countdp.harness.faults import faults_in
@@ -53,12 +53,12 @@ CHECKS = ROOT / "paper_checks"
 
 @functools.lru_cache(maxsize=None)
 def _script(name: str):
-    return runner.load_script(CHECKS / f"{name}.py")
+    return loader.load_script(CHECKS / f"{name}.py")
 
 
 @functools.lru_cache(maxsize=None)
 def _spec(claim_id: str) -> claims.CheckSpec:
-    for path in runner.script_paths(ROOT):
+    for path in loader.script_paths(ROOT):
         for spec in claims.checks_in(_script(path.stem)):
             if spec.id == claim_id:
                 return spec

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from countdp.harness import runner
+from countdp.harness import loader
 from countdp.harness.catalogue import CATALOGUE
 from countdp.harness.claims import checks_in
 from countdp.harness.faults import faults_in
@@ -57,7 +57,7 @@ def test_the_certified_set_is_the_main_papers_39_and_the_airy_constants():
     assert len(main) == 39 and CERTIFIED <= set(CATALOGUE)
 
 
-@pytest.mark.parametrize("script", [p.stem for p in runner.script_paths(Path(__file__).resolve().parents[1])])
+@pytest.mark.parametrize("script", [p.stem for p in loader.script_paths(Path(__file__).resolve().parents[1])])
 def test_every_claim_has_three_catchable_faults_of_two_kinds(script, check_script):
     """Each claim a script checks has at least three catchable faults of at least two kinds in
     the script's catalogue, no fault names a claim the script does not check, and every fault

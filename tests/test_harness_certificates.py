@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from countdp.harness import claims, runner
+from countdp.harness import claims, loader
 from countdp.harness.results import Settings
 
 HEAD = """
@@ -26,7 +26,7 @@ def run_script(tmp_path, body: str, certify: bool = True):
     path = tmp_path / "paper_checks" / "s_cert.py"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(HEAD) + textwrap.dedent(body))
-    specs = claims.checks_in(runner.load_script(path))
+    specs = claims.checks_in(loader.load_script(path))
     return [claims.run_check(s, Settings(quick=True, certify=certify)) for s in specs]
 
 

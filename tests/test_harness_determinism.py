@@ -5,35 +5,14 @@ real check scripts, run with --jobs 1 in source order and with --jobs 2 in the o
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from _check_roots import HEAD, make_root
-from countdp.harness import report, runner
+from _check_roots import HEAD, make_root, reports_without_seconds
+from countdp.harness import loader, report, runner
 from countdp.harness.results import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 CHEAP = ["eq3", "thm3.1.iii", "sec5.mono", "eq13", "prop2.3", "thm1.1"]
-
-
-def _without_seconds(obj):
-    if isinstance(obj, dict):
-        out = {k: _without_seconds(v) for k, v in obj.items() if k != "seconds"}
-        if isinstance(out.get("scripts"), dict):  # summary.json: script -> seconds
-            out["scripts"] = sorted(out["scripts"])
-        return out
-    if isinstance(obj, list):
-        return [_without_seconds(v) for v in obj]
-    return obj
-
-
-def _reports(run, where: Path) -> dict[str, str]:
-    report.write_reports(run, where)
-    out = {}
-    for p in sorted(where.glob("*.json")):
-        out[p.name] = json.dumps(_without_seconds(json.loads(p.read_text(encoding="utf-8"))),
-                                 indent=1, sort_keys=True)
-    return out
 
 
 def test_reports_identical_whatever_the_jobs_and_the_order(tmp_path):
@@ -43,7 +22,8 @@ def test_reports_identical_whatever_the_jobs_and_the_order(tmp_path):
     two = runner.reproduce(settings, jobs=2, only_ids=CHEAP, root=ROOT, progress=False, figures=False,
                            durations=backwards)
     assert one.statuses() == two.statuses() and set(one.statuses()) == set(CHEAP)
-    a, b = _reports(one, tmp_path / "one"), _reports(two, tmp_path / "two")
+    a = reports_without_seconds(one, tmp_path / "one")
+    b = reports_without_seconds(two, tmp_path / "two")
     assert a.keys() == b.keys() and len(a) >= 6
     for name in a:
         assert a[name] == b[name], name
@@ -81,7 +61,7 @@ def test_figures_run_interleaved_with_the_claims(tmp_path):
     starts first, beside the claims, and the script's report is the same either way."""
     root = make_root(tmp_path, {"a_figs": FIGS, "b_slow": SLOW})
     settings = Settings(figures_dir=str(tmp_path / "figs"))
-    tasks = runner._ClaimRun(runner.discover(root), root, settings, None, True).tasks
+    tasks = runner._ClaimRun(loader.discover(root), root, settings, None, True).tasks
     order = runner.schedule(tasks, {"a_figs:figures": 9.0, "lem4.1": 1.0, "eq8": 0.1})
     assert [runner._task_name(t) for t in order] == ["a_figs:figures", "lem4.1", "eq8"]
     runs = [runner.reproduce(settings, jobs=j, root=root, progress=False, durations=d)
@@ -89,7 +69,7 @@ def test_figures_run_interleaved_with_the_claims(tmp_path):
     for run in runs:
         assert run.exit_code() == 0
         assert run.scripts[0].figures == ["figs/f.png"] and run.scripts[0].seconds >= 0.3
-    a, b = (_reports(r, tmp_path / f"rep{i}") for i, r in enumerate(runs))
+    a, b = (reports_without_seconds(r, tmp_path / f"rep{i}") for i, r in enumerate(runs))
     assert a == b
 
 

@@ -1,4 +1,4 @@
-"""countdp.harness.runner: discovery, parallel runs, verdicts of crashing checks, ordering, progress.
+"""countdp.harness.runner: parallel runs, verdicts of crashing checks, ordering, figures, one claim.
 
 Every test builds its own tiny ``paper_checks/`` in a temporary directory."""
 
@@ -9,61 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from _check_roots import HEAD, make_root
+from _check_roots import BAD, BROKEN, HEAD, PASSING, make_root
 from countdp.harness import catalogue, results, runner
 from countdp.harness.results import Settings
-
-PASSING = HEAD + '''
-TITLE = "Section 4: a passing script"
-
-@claim("lem4.1", routes=["closed form", "quadrature"])
-def check_first(c):
-    import mpmath
-    c.compare({"sigma": 0.5}, mpmath.mpf(1) / 3, "==", mpmath.mpf(1) / 3, tol=mpmath.mpf(10) ** -25)
-    c.control("a constant off by 1e-3", mpmath.mpf(1) / 3, "==", mpmath.mpf(1) / 3 + 1e-3,
-              tol=mpmath.mpf(10) ** -25)
-    c.slack("min 0.5 at sigma = 0.5")
-    c.finding(argmax=0.5)
-
-@claim("eq8", routes=["a", "b"])
-def check_second(c):
-    c.compare({"n": 1}, 1.0, "<=", 2.0)
-    c.control("the wrong drift", 3.0, "<=", 2.0)
-'''
-
-BAD = HEAD + '''
-import os
-
-@claim("eq9", routes=["a", "b"])
-def check_fails(c):
-    c.compare({"n": 1}, 1.0, "==", 2.0, tol=0.5)
-    c.control("perturbed", 3.0, "<=", 2.0)
-
-@claim("eq10", routes=["a", "b"])
-def check_raises(c):
-    c.compare({"n": 1}, 1.0, "==", 1.0)
-    raise ZeroDivisionError("boom in eq10")
-
-@claim("eq11", routes=["a", "b"])
-def check_control_passes(c):
-    c.compare({"n": 1}, 1.0, "==", 1.0)
-    c.control("a perturbation the comparison cannot see", 1.0, "<=", 2.0)
-
-@claim("eq12", routes=["a", "b"])
-def check_kills_worker(c):
-    os._exit(3)
-
-@claim("sec5.mono", routes=["a", "b"])
-def check_after_the_crash(c):
-    c.compare({"n": 2}, 2.0, "==", 2.0)
-    c.control("perturbed", 2.0, "==", 3.0)
-
-@claim("sec5.post", routes=["a", "b"])
-def check_system_exit(c):
-    raise SystemExit(4)
-'''
-
-BROKEN = "import countdp_no_such_module_for_the_test\n"
 
 
 def by_id(run: results.Run) -> dict[str, results.ClaimResult]:
@@ -78,50 +26,6 @@ def mixed(tmp_path_factory):
     stream = io.StringIO()
     run = runner.reproduce(Settings(quick=True), jobs=2, root=root, stream=stream, figures=False)
     return root, run, stream.getvalue()
-
-
-# --------------------------------------------------------------------------------------------
-
-
-def test_discover_order_helpers_and_import_errors(tmp_path):
-    root = make_root(tmp_path, {"b_bad": BAD, "a_pass": PASSING, "c_broken": BROKEN,
-                                "_helper": "raise RuntimeError\n"})
-    found = runner.discover(root)
-    assert [s.name for s in found] == ["a_pass", "b_bad", "c_broken"]
-    name, path, specs = found[0]
-    assert path == root / "paper_checks" / "a_pass.py"
-    assert [s.id for s in specs] == ["lem4.1", "eq8"]
-    assert found[0].title == "Section 4: a passing script"
-    assert [s.id for s in found[1].specs][:3] == ["eq9", "eq10", "eq11"]
-    assert found[2].specs == [] and "countdp_no_such_module_for_the_test" in found[2].error
-    assert found[0].error is None
-    # discover also accepts the paper_checks directory itself
-    assert [s.name for s in runner.discover(root / "paper_checks")] == ["a_pass", "b_bad",
-                                                                         "c_broken"]
-
-
-def test_load_script_module_name_and_helpers(tmp_path):
-    root = make_root(tmp_path, {"uses_helper": HEAD + "from _shared import VALUE\n"})
-    (root / "paper_checks" / "_shared.py").write_text("VALUE = 42\n")
-    mod = runner.load_script(root / "paper_checks" / "uses_helper.py")
-    assert mod.__name__ == "countdp_check_scripts.uses_helper" and mod.VALUE == 42
-    with pytest.raises(ValueError):
-        runner.load_script(root / "paper_checks" / "_shared.py")
-
-
-def test_find_checks_dir(tmp_path, monkeypatch):
-    root = make_root(tmp_path / "proj", {})
-    nested = root / "a" / "b"
-    nested.mkdir(parents=True)
-    monkeypatch.delenv("COUNTDP_ROOT", raising=False)
-    monkeypatch.chdir(nested)
-    assert runner.find_checks_dir() == root.resolve()
-    other = make_root(tmp_path / "other", {})
-    monkeypatch.setenv("COUNTDP_ROOT", str(other))
-    assert runner.find_checks_dir() == other.resolve()
-    monkeypatch.setenv("COUNTDP_ROOT", str(tmp_path / "nowhere"))
-    with pytest.raises(FileNotFoundError):
-        runner.find_checks_dir()
 
 
 def test_verdicts(mixed):
@@ -250,90 +154,6 @@ def test_check_one_claim(tmp_path):
         runner.check("no.such.claim", root=root)
     make_root(tmp_path, {"c_broken": BROKEN})
     assert runner.check("thm3.1.ii", root=root).status == "error"
-
-
-def test_spawn_start_method(tmp_path, monkeypatch):
-    import multiprocessing
-
-    root = make_root(tmp_path, {"a_pass": PASSING})
-    monkeypatch.setattr(runner, "_mp_context", lambda: multiprocessing.get_context("spawn"))
-    run = runner.reproduce(Settings(), jobs=2, root=root, progress=False, figures=False)
-    assert [r.status for _, r in run.results()] == ["pass", "pass"]
-
-
-def test_precision_survives_the_worker(tmp_path):
-    """mpmath numbers computed at 50 digits in a worker arrive with 50 digits."""
-    import mpmath
-
-    root = make_root(tmp_path, {"a_pass": PASSING})
-    settings = Settings(dps=50)
-    run = runner.reproduce(settings, jobs=2, root=root, progress=False, figures=False)
-    remote = by_id(run)["lem4.1"].cases[0].lhs
-    local = runner.check("lem4.1", settings, root=root).cases[0].lhs
-    assert remote == local and remote._mpf_ == local._mpf_
-    with mpmath.workdps(50):
-        assert results.fmt(remote).startswith("0." + "3" * 49)
-
-
-class Tty(io.StringIO):
-    def isatty(self):
-        return True
-
-
-def test_progress_on_a_tty(mixed):
-    _, run, _ = mixed
-    out = Tty()
-    prog = runner._Progress(6, True, out, jobs=2)
-    prog.status("  1/6 claims done")
-    prog.claim_done("a_pass", run.scripts[0].results[0])
-    prog.finish()
-    text = out.getvalue()
-    assert text.startswith("\r\x1b[K  1/6 claims done\r\x1b[K[1/6] lem4.1")
-    assert "pass" in text and "1 cases" in text and text.rstrip().endswith("a_pass")
-
-
-def test_reproduce_on_a_tty_shows_a_status_line(tmp_path):
-    root = make_root(tmp_path, {"a_pass": PASSING + '''
-import time
-
-@claim("sec5.post", routes=["a", "b"])
-def check_slow(c):
-    for k in range(4):
-        c.compare({"k": k}, 1, "==", 1)
-        time.sleep(0.4)
-    c.control("c", 1, "==", 2)
-'''})
-    out = Tty()
-    run = runner.reproduce(Settings(), jobs=2, root=root, stream=out, figures=False,
-                           durations={"sec5.post": 1.0, "lem4.1": 0.1, "eq8": 0.1})
-    text = out.getvalue()
-    assert run.exit_code() == 0
-    assert "\r\x1b[K  " in text and "claims," in text and "elapsed" in text and "left" in text
-    assert "sec5.post" in text and " cases " in text
-    assert text.count("\n") == 3  # one permanent line per claim
-
-
-def test_estimate_left():
-    # nothing known yet: no estimate
-    assert runner.estimate_left([None, None], [], [], 2) is None
-    # previous durations 10 + 10 on two jobs, nothing run: 10 s
-    assert runner.estimate_left([10.0, 10.0], [], [], 2) == 10.0
-    # this run goes twice as fast as the previous: halved; the running one has run 2 s
-    assert runner.estimate_left([10.0, 4.0], [(6.0, 3.0)], [2.0], 2) == 3.0
-    # an unknown task counts as the mean finished duration
-    assert runner.estimate_left([None], [(None, 5.0), (None, 7.0)], [], 1) == 6.0
-    assert runner.estimate_left([], [(1.0, 1.0)], [], 2) == 0.0
-
-
-def test_check_claim_shows_cases_on_a_terminal_only(tmp_path):
-    root = make_root(tmp_path, {"a_pass": PASSING})
-    out = Tty()
-    runner._CheckStatus.__init__  # noqa: B018 -- the class exists
-    res, _ = runner.check_claim("lem4.1", Settings(), root=root, stream=out)
-    assert res.status == "pass" and out.getvalue().endswith("\r\x1b[K")
-    plain = io.StringIO()
-    runner.check_claim("lem4.1", Settings(), root=root, stream=plain)
-    assert plain.getvalue() == ""
 
 
 def test_durations_only_order_the_work(tmp_path):

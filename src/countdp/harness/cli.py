@@ -34,25 +34,16 @@ class CLIError(Exception):
     """A clean error: printed as ``countdp: error: <message>``, exit 2."""
 
 
-def _single_thread_env() -> None:
-    # before numpy is imported by anything: one BLAS thread per process (the runner uses
-    # one process per core)
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-                "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS"):
-        os.environ.setdefault(var, "1")
-    os.environ.setdefault("MPLBACKEND", "Agg")
-
-
 def _root(args) -> Path:
-    from countdp.harness import runner
+    from countdp.harness import loader
 
     if getattr(args, "root", None):
         root = Path(args.root).resolve()
-        if not (root / runner.CHECKS_DIRNAME).is_dir():
-            raise CLIError(f"--root {args.root}: no {runner.CHECKS_DIRNAME}/ directory there")
+        if not (root / loader.CHECKS_DIRNAME).is_dir():
+            raise CLIError(f"--root {args.root}: no {loader.CHECKS_DIRNAME}/ directory there")
         return root
     try:
-        return runner.find_checks_dir()
+        return loader.find_checks_dir()
     except FileNotFoundError as exc:
         raise CLIError(str(exc)) from None
 
@@ -60,11 +51,11 @@ def _root(args) -> Path:
 def _output_dir(given: str | None, root: Path, name: str) -> Path:
     """An output directory: as given; else ``ROOT/name`` in a checkout, or ``./name`` when the
     checks are the ones installed with the package (never inside site-packages)."""
-    from countdp.harness import runner
+    from countdp.harness import loader
 
     if given:
         return Path(given)
-    return Path.cwd() / name if runner.is_installed_checks(root) else root / name
+    return Path.cwd() / name if loader.is_installed_checks(root) else root / name
 
 
 def _settings(args, figures_dir: str = "figures"):
@@ -148,6 +139,18 @@ def _jobs_option(text):
 
 
 @_option
+def _scheduler(text):
+    import importlib.util
+
+    if importlib.util.find_spec("distributed") is None:
+        raise ValueError("needs the optional dependency 'distributed' "
+                         "(pip install 'countdp[dask]')")
+    if not text.strip():
+        raise ValueError("must be the address of a Dask scheduler, e.g. tcp://host:8786")
+    return text.strip()
+
+
+@_option
 def _seed(text):
     n = _int(text, "an integer >= 0")
     if n < 0:
@@ -222,11 +225,11 @@ def _unknown_id(claim_id: str) -> CLIError:
 
 
 def cmd_list(args) -> int:
-    from countdp.harness import runner
+    from countdp.harness import loader
     from countdp.harness.catalogue import CATALOGUE
 
     root = _root(args)
-    scripts = runner.discover(root)
+    scripts = loader.discover(root)
     where: dict[str, list[str]] = {}
     for s in scripts:
         for sp in s.specs:
@@ -280,7 +283,16 @@ def cmd_check(args) -> int:
 
 
 def cmd_reproduce(args) -> int:
-    from countdp.harness import report, runner
+    if args.scheduler is None:
+        return _reproduce(args)
+    from countdp.harness import pool
+
+    with pool.cluster(args.scheduler) as (executor, threads):
+        return _reproduce(args, executor, threads)
+
+
+def _reproduce(args, executor=None, threads: int | None = None) -> int:
+    from countdp.harness import loader, report, runner
     from countdp.harness.catalogue import CATALOGUE
 
     if args.only:
@@ -297,19 +309,20 @@ def cmd_reproduce(args) -> int:
     if not args.no_figures:
         _writable_dir(figures_dir, "--figures")
     settings = _settings(args, str(figures_dir))
-    jobs = _jobs(args)
+    jobs = threads or _jobs(args)
     if not args.quiet:
-        print(f"{PROG}: {'quick' if settings.quick else 'full'} run, {jobs} jobs, dps "
-              f"{settings.dps}, checks in {root / runner.CHECKS_DIRNAME}", file=sys.stderr)
+        on = f" on {args.scheduler}" if executor is not None else ""
+        print(f"{PROG}: {'quick' if settings.quick else 'full'} run, {jobs} jobs{on}, dps "
+              f"{settings.dps}, checks in {root / loader.CHECKS_DIRNAME}", file=sys.stderr)
     run = runner.reproduce(settings, jobs=jobs, only_ids=only, progress=not args.quiet,
                            figures=not args.no_figures, root=root,
-                           durations=report.previous_durations(reports_dir))
+                           durations=report.previous_durations(reports_dir), executor=executor)
     faults = None
     if args.faults:
         from countdp.harness import fault_runs
 
         faults = fault_runs.run_faults(settings, jobs=jobs, only_ids=only, root=root,
-                                       baseline=run.statuses())
+                                       baseline=run.statuses(), executor=executor)
         if only is None:
             fault_runs.write_faults_json(faults, reports_dir)
     report.write_reports(run, reports_dir)
@@ -682,6 +695,10 @@ def _add_reproduce(sub) -> None:
     sp.add_argument("--quick", action="store_true", help="quick mode: every claim, smaller grids")
     sp.add_argument("--no-certify", action="store_true", help="skip interval certification")
     _jobs_arg(sp)
+    sp.add_argument("--scheduler", type=_scheduler, metavar="ADDRESS",
+                    help="run the claims on the Dask distributed cluster of this scheduler "
+                         "(e.g. tcp://host:8786; its workers need countdp and the checks at the "
+                         "same paths; needs countdp[dask]) instead of --jobs local processes")
     _limit(sp)
     sp.add_argument("--reports", metavar="DIR", help="reports directory (default ROOT/reports)")
     sp.add_argument("--figures", metavar="DIR", help="figures directory (default ROOT/figures)")
@@ -883,7 +900,9 @@ def _terminate_cleanly(signum, frame):  # pragma: no cover - exercised by a subp
 
 
 def main(argv: list[str] | None = None) -> int:
-    _single_thread_env()
+    from countdp.harness.pool import single_thread_env
+
+    single_thread_env()  # before numpy is imported by anything: one BLAS thread per process
     parser = build_parser()
     args = parser.parse_args(_join_negative_numbers(list(sys.argv[1:] if argv is None else argv)))
     import signal
@@ -937,7 +956,7 @@ def script_main(script: str | os.PathLike | types.ModuleType, argv: list[str] | 
 
     import mpmath
 
-    from countdp.harness import claims, report, runner
+    from countdp.harness import claims, loader, report
     from countdp.harness.results import Settings
 
     p = _Parser(prog=str(getattr(script, "__file__", script)))
@@ -950,7 +969,7 @@ def script_main(script: str | os.PathLike | types.ModuleType, argv: list[str] | 
     p.add_argument("--figures", default=None, help="figures directory (default: figures/)")
     p.add_argument("--no-figures", action="store_true")
     a = p.parse_args(argv)
-    module = script if isinstance(script, types.ModuleType) else runner.load_script(script)
+    module = script if isinstance(script, types.ModuleType) else loader.load_script(script)
     path = Path(module.__file__)
     figdir = a.figures or str(path.resolve().parent.parent / "figures")
     settings = Settings(quick=a.quick, dps=a.dps, seed=a.seed, figures_dir=figdir,

@@ -17,15 +17,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pickle
 import sys
 import time
-import traceback
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
-from . import claims, runner
+from . import claims, loader, pool
 from .catalogue import CATALOGUE
 from .faults import Fault, faults_in
 from .report import dumps, write_atomic
@@ -97,31 +96,6 @@ class FaultRun:
 # ---------------------------------------------------------------------------------------------
 
 
-def _forked(fn: Callable, *args) -> Any:
-    """``fn(*args)`` in a child process forked for this call alone (its caches die with it);
-    in this process where fork is not available."""
-    if not hasattr(os, "fork") or sys.platform == "darwin":
-        return fn(*args)
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child
-        os.close(r)
-        try:
-            payload = pickle.dumps(("ok", fn(*args)))
-        except BaseException:  # noqa: BLE001 -- sent back to the parent
-            payload = pickle.dumps(("error", traceback.format_exc(limit=6)))
-        with os.fdopen(w, "wb") as out:
-            out.write(payload)
-        os._exit(0)
-    os.close(w)
-    with os.fdopen(r, "rb") as inp:
-        data = inp.read()
-    os.waitpid(pid, 0)
-    if not data:
-        return ("error", "the forked run died without a result")
-    return pickle.loads(data)
-
-
 def _spec_for(module, claim_id: str) -> claims.CheckSpec:
     for spec in claims.checks_in(module):
         if spec.id == claim_id:
@@ -162,7 +136,7 @@ def clear_library_caches() -> int:
 
 def _patched_run(path: str, index: int, settings: Settings):
     clear_library_caches()
-    module = runner._cached_module(path)
+    module = loader.cached_module(path)
     flt = faults_in(module)[index]
     spec = _spec_for(module, flt.claim)
     with flt.applied(), contextlib.redirect_stdout(sys.stderr):
@@ -172,10 +146,10 @@ def _patched_run(path: str, index: int, settings: Settings):
 def _fault_task(path: str, index: int, settings: Settings) -> FaultOutcome:
     """Fault number ``index`` of the script at ``path``, its claim run patched (in a worker)."""
     t0 = time.perf_counter()
-    flt = faults_in(runner._cached_module(path))[index]
+    flt = faults_in(loader.cached_module(path))[index]
     if not flt.catchable:
         return FaultOutcome(flt.claim, flt.name, flt.kind, False, "uncatchable", flt.reason or "", 0.0)
-    status, value = _forked(_patched_run, path, index, settings)
+    status, value = pool.forked(_patched_run, path, index, settings)
     seconds = time.perf_counter() - t0
     if status != "ok":
         return FaultOutcome(flt.claim, flt.name, flt.kind, True, "error", str(value)[-300:], seconds)
@@ -183,7 +157,7 @@ def _fault_task(path: str, index: int, settings: Settings) -> FaultOutcome:
 
 
 def _baseline_task(path: str, claim_id: str, settings: Settings) -> tuple[str, str]:
-    module = runner._cached_module(path)
+    module = loader.cached_module(path)
     with contextlib.redirect_stdout(sys.stderr):
         res = claims.run_check(_spec_for(module, claim_id), settings)
     return claim_id, res.status
@@ -212,18 +186,20 @@ def _previous_statuses(reports_dir: str | os.PathLike | None, settings: Settings
 def run_faults(settings: Settings, jobs: int | None = None, only_ids: Iterable[str] | None = None,
                root: str | os.PathLike | None = None, baseline_from: str | os.PathLike | None = None,
                progress: Callable[[str], None] | None = None,
-               baseline: dict[str, str] | None = None) -> FaultRun:
-    """Inject every fault of the catalogue (or of ``only_ids``) into its claim's check.
+               baseline: dict[str, str] | None = None, executor: Executor | None = None
+               ) -> FaultRun:
+    """Inject every fault of the catalogue (or of ``only_ids``) into its claim's check
+    (in a local pool of ``jobs`` processes, or on ``executor``: a Dask cluster's).
 
     The unpatched statuses are ``baseline`` (claim id -> status of a run just made with the same
     settings), else those of ``baseline_from`` (the reports of a reproduce in the same mode,
     precision and seed) when available, otherwise a run of each claim."""
     t0 = time.perf_counter()
-    root = Path(root) if root is not None else runner.find_checks_dir()
+    root = Path(root) if root is not None else loader.find_checks_dir()
     only = None if only_ids is None else set(only_ids)
     settings = replace(settings, stop_at_first_failure=True)
-    scripts = [s for s in runner.discover(root) if s.error is None]
-    modules = {s.name: runner.load_script(s.path) for s in scripts}
+    scripts = [s for s in loader.discover(root) if s.error is None]
+    modules = {s.name: loader.load_script(s.path) for s in scripts}
     table: dict[str, ClaimSensitivity] = {}
     fault_tasks, base_tasks = [], []
     known = dict(baseline) if baseline is not None else \
@@ -235,9 +211,9 @@ def run_faults(settings: Settings, jobs: int | None = None, only_ids: Iterable[s
             if flt.claim not in table:
                 table[flt.claim] = ClaimSensitivity(flt.claim, known.get(flt.claim, "unknown"))
                 if flt.claim not in known:
-                    base_tasks.append(runner._Task(flt.claim, _baseline_task,
+                    base_tasks.append(pool.Task(flt.claim, _baseline_task,
                                                    (str(s.path), flt.claim, settings)))
-            fault_tasks.append(runner._Task((flt.claim, i), _fault_task, (str(s.path), i, settings)))
+            fault_tasks.append(pool.Task((flt.claim, i), _fault_task, (str(s.path), i, settings)))
 
     def base_done(task, value, exc):
         table[task.key].baseline = value[1] if exc is None else "error"
@@ -251,8 +227,8 @@ def run_faults(settings: Settings, jobs: int | None = None, only_ids: Iterable[s
         if progress is not None:
             progress(f"{value.claim:<24} {'caught' if value.caught else value.how:<12} {value.name}")
 
-    runner._execute(base_tasks, jobs or os.cpu_count() or 1, base_done)
-    runner._execute(fault_tasks, jobs or os.cpu_count() or 1, fault_done)
+    pool.execute(base_tasks, jobs or os.cpu_count() or 1, base_done, executor=executor)
+    pool.execute(fault_tasks, jobs or os.cpu_count() or 1, fault_done, executor=executor)
     order = {i: k for k, i in enumerate(CATALOGUE)}
     ordered = dict(sorted(table.items(), key=lambda kv: order.get(kv[0], len(order))))
     for c in ordered.values():  # the report does not depend on the completion order
