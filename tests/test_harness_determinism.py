@@ -79,3 +79,28 @@ def test_previous_durations_include_the_figures(tmp_path):
     report.write_reports(run, tmp_path / "rep")
     d = report.previous_durations(tmp_path / "rep")
     assert set(d) == {"eq8", "a_figs:figures"} and d["a_figs:figures"] >= 0.25
+
+
+# cor3.2 fills Arb's and mpmath's caches of constants at many precisions; lem6.1's error bars
+# (ball radii, quadrature estimates) change in their last digits when they are computed from
+# those caches instead of afresh.  Both claims are cheap in full mode.
+ARB_HEAVY, FOLLOWER = "cor3.2", "lem6.1"
+
+
+def test_a_claim_reports_the_same_alone_and_after_another_in_full_mode(tmp_path):
+    """Full-mode reports of a claim are a function of its inputs alone: run alone, after a claim
+    that fills the number systems' caches, and before it (one worker, so that both run in the
+    same one), its report is byte-identical apart from timings."""
+    settings = Settings(quick=False)
+    runs = {
+        "alone": runner.reproduce(settings, jobs=1, only_ids=[FOLLOWER], root=ROOT, progress=False,
+                                  figures=False),
+        "after": runner.reproduce(settings, jobs=1, only_ids=[ARB_HEAVY, FOLLOWER], root=ROOT,
+                                  progress=False, figures=False, durations={ARB_HEAVY: 2.0, FOLLOWER: 1.0}),
+        "before": runner.reproduce(settings, jobs=1, only_ids=[ARB_HEAVY, FOLLOWER], root=ROOT,
+                                   progress=False, figures=False, durations={ARB_HEAVY: 1.0, FOLLOWER: 2.0}),
+    }
+    reports = {k: reports_without_seconds(r, tmp_path / k) for k, r in runs.items()}
+    script = runs["alone"].scripts[0].name + ".json"
+    assert reports["alone"][script] == reports["after"][script] == reports["before"][script]
+    assert runs["after"].statuses() == runs["before"].statuses()

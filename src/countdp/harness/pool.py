@@ -6,11 +6,12 @@ state, signals left to the parent); a task whose worker dies breaks that pool, a
 unfinished tasks are re-run one per fresh single-worker pool, so that the one that kills its
 worker again is the only one reported (as a :class:`BrokenProcessPool`).
 
-Another executor (a Dask cluster's, :func:`cluster`) gets each task wrapped in
-:func:`_isolated`: on the worker, the task runs in a process forked for it alone with the same
-environment the local workers give (one BLAS thread, the parent's numeric state, the main
-thread of its process, so that a claim's time limit holds), and its result comes back as the
-local pool's would; a task whose process dies is a :class:`BrokenProcessPool` there too.
+On either kind of executor (the local pool, or a Dask cluster's, :func:`cluster`) each task is
+wrapped in :func:`_isolated`: on the worker it runs in a process forked for it alone, so that no
+cache one claim fills reaches the next (the reports do not depend on the order of the work),
+with the environment the local workers give (one BLAS thread, the parent's numeric state, the
+main thread of its process, so that a claim's time limit holds); a task whose process dies is a
+:class:`BrokenProcessPool`.
 
 This module imports nothing but the standard library when loaded: the command line imports it
 to set the thread environment before numpy is loaded.
@@ -288,12 +289,16 @@ def execute(tasks: list[Task], jobs: int, done: Done, shared: Any = None,
     them there (a cluster's) instead of in a local pool of ``jobs`` processes."""
     if not tasks:
         return
+    # every task in a process forked for it alone, on either kind of executor: what one claim
+    # leaves in a cache (mpmath's memoised constants and quadrature nodes, Arb's cached
+    # constants, the library's memos) never reaches the next, so a result does not depend on
+    # the order of the work or on which worker ran it
+    wrapped = [Task(t, _isolated, (t.fn, t.args, base_state)) for t in tasks]
+
+    def unwrap(w: Task, value: Any, exc: BaseException | None) -> None:
+        done(w.key, None if exc else pickle.loads(value), exc)
+
     if executor is not None:
-        wrapped = [Task(t, _isolated, (t.fn, t.args, base_state)) for t in tasks]
-
-        def unwrap(w: Task, value: Any, exc: BaseException | None) -> None:
-            done(w.key, None if exc else pickle.loads(value), exc)
-
         _collect(executor, wrapped, unwrap, tick, on_broken=None)
         return
     ctx = mp_ctx if mp_ctx is not None else mp_context()
@@ -301,13 +306,13 @@ def execute(tasks: list[Task], jobs: int, done: Done, shared: Any = None,
     pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx, initializer=_init_worker,
                                initargs=(shared, base_state))
     try:
-        _collect(pool, tasks, done, tick, on_broken=broken.append)
+        _collect(pool, wrapped, unwrap, tick, on_broken=broken.append)
     except BaseException:
         _terminate(pool)
         raise
     pool.shutdown(wait=True)
     if broken:
-        _execute_isolated(broken, jobs, ctx, done, (shared, base_state))
+        _execute_isolated(broken, jobs, ctx, unwrap, (shared, base_state))
 
 
 def _collect(executor: Executor, tasks: list[Task], done: Done,
