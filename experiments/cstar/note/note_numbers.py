@@ -74,7 +74,6 @@ def collect(reports: Path) -> dict[str, str]:
         "Iconst": _digits(_case(const, quantity="I = 4|a1'|/3")["lhs"], 12),
         "EXsq": _digits(_case(const, quantity="E X^2 = 1/(5|a1'|) + 8 a1'^2/15")["lhs"], 12),
         "czero": _digits(_case(const, quantity="m^2 I/2 = 8|a1'|^3/27")["lhs"], 16),
-        "czeroShort": _digits(_case(const, quantity="m^2 I/2 = 8|a1'|^3/27")["lhs"], 7),
         "czeroBall": _ball(value["certified"]["what"][0]),
     }
     with mpmath.workdps(40):
