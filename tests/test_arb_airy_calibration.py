@@ -9,7 +9,7 @@ from flint import arb, ctx
 
 from countdp import formulas
 from countdp.arb.airy_calibration import (calibration_bracket, certify_calibration, error_bounds,
-                                          family_error_target)
+                                          error_target)
 from countdp.arb.verdicts import Verdict
 from countdp.mechanisms.airy import airy_drift_error, calibrate
 
@@ -18,7 +18,7 @@ RS = ("0.01", "0.0001")
 
 @pytest.fixture(scope="module")
 def brackets():
-    rhos = [family_error_target(arb(r)) for r in RS]
+    rhos = [error_target(arb(r) * (1 - arb(r)), arb(r)) for r in RS]
     out, _ = certify_calibration(rhos, prec=96)
     return dict(zip(RS, out))
 
@@ -65,5 +65,5 @@ def test_a_halved_or_dropped_remainder_is_not_certified(brackets):
 def test_bad_rho_raises():
     with pytest.raises(ValueError, match="rho"):
         calibration_bracket(arb("1.5"))
-    with pytest.raises(ValueError, match="r must"):
-        family_error_target(arb(0))
+    with pytest.raises(ValueError, match="r0 and c"):
+        error_target(arb(0), arb(1))

@@ -34,7 +34,13 @@ def test_the_zero_is_the_largest_zero_of_ai():
         assert not z.contains(arb.airy_ai_zero(2))
 
 
-def test_swapped_zeros_are_rejected():
+def test_swapped_zeros_are_rejected(monkeypatch):
+    from countdp.arb import airy_groundstate as gs
+    original = gs.certified_zeros
+    monkeypatch.setattr(gs, "certified_zeros", lambda: original()[::-1])   # the fault the claim will carry
+    swapped = certify_ground_state(prec=96)
+    assert swapped.verdict is Verdict.PROVED_FALSE and swapped.zero_order is Verdict.PROVED_FALSE
+    monkeypatch.undo()
     with ctx.workprec(96):
         cert = certify_ground_state(prec=96)
         assert decide_zero_order(cert.a1p, cert.a1) is Verdict.PROVED_FALSE

@@ -48,19 +48,19 @@ from .integrals import integrate
 from .verdicts import Undecided, Verdict, decide_ge, decide_le, decide_lt, nonneg_interval, to_arb, verdict_all
 
 __all__ = ["sinh_cosh_moments", "error_bounds", "CalibrationBracket", "calibration_bracket",
-           "certify_calibration", "family_error_target"]
+           "certify_calibration", "error_target"]
 
 CUTOFF = 12           # acb.integral on [0, CUTOFF]; the tail bound beyond
 REL_TOL_BITS = 60     # acb.integral's relative goal
 SEARCH_STEPS = 24     # bisection steps towards the ends of the bracket (each halves the slack)
 
 
-def family_error_target(r) -> arb:
-    """rho = r0/(1 + c) = r (1 - r)/(1 + r) for the family r0 = r(1 - r), c = r of the upper end."""
-    r = to_arb(r)
-    if not (r > 0 and r < 1):
-        raise ValueError(f"r must be in (0, 1), got {r}")
-    return r * (1 - r) / (1 + r)
+def error_target(r0, c) -> arb:
+    """rho = r0/(1 + c) in balls (the family of the upper end: r0 = r(1 - r), c = r or r^2)."""
+    r0, c = to_arb(r0), to_arb(c)
+    if not (r0 > 0 and c > 0):
+        raise ValueError(f"r0 and c must be > 0, got r0 = {r0}, c = {c}")
+    return r0 / (1 + c)
 
 
 def _tail(j: int, b: arb, a: arb) -> arb:

@@ -31,7 +31,7 @@ from .airy_score import ai_positive_from
 from .ranges import bisect, split_at_midpoint
 from .verdicts import Undecided, Verdict, decide_lt, interval, to_arb, verdict_all
 
-__all__ = ["certified_ai_zero", "decide_zero_order", "decide_ground_state_positive", "decide_best_k",
+__all__ = ["certified_ai_zero", "certified_zeros", "decide_zero_order", "decide_ground_state_positive", "decide_best_k",
            "GroundStateCertificate", "certify_ground_state"]
 
 #: the maximiser s* = (2/3) |a1'|/M and the maximum h(s*) = (4/27) |a1'|^3/M^2 of step (e)
@@ -58,6 +58,11 @@ def certified_ai_zero() -> arb:
     if pos.verdict is not Verdict.PROVED_TRUE:
         raise Undecided("Ai > 0 on [a1 + d, 0] not certified")
     return interval(lo, hi)
+
+
+def certified_zeros() -> tuple[arb, arb]:
+    """(a1, a1'): the largest zeros of Ai and of Ai', each certified (the pair the certificate uses)."""
+    return certified_ai_zero(), certified_prime_zero()
 
 
 def decide_zero_order(a1, a1p) -> Verdict:
@@ -129,7 +134,7 @@ def certify_ground_state(prec: int = 128) -> GroundStateCertificate:
     """Certify the ingredients of (8) listed in the module docstring at ``prec`` bits."""
     t0 = time.perf_counter()
     with ctx.workprec(int(prec)):
-        a1, a1p = certified_ai_zero(), certified_prime_zero()
+        a1, a1p = certified_zeros()
         order = decide_zero_order(a1, a1p)
         positive = decide_ground_state_positive(a1, a1p)
         best = decide_best_k()
