@@ -1,5 +1,5 @@
-"""countdp.arb.airy_calibration: the certified calibration bracket holds the mechanism's calibrated b;
-a halved or dropped remainder is not certified."""
+"""countdp.arb.airy_calibration: both calibration brackets hold the mechanism's calibrated b; the lemma's
+remainder is O(rho) and the tilt balance's is the true |b m/rho - 1|; a halved remainder is refuted."""
 
 from __future__ import annotations
 
@@ -9,57 +9,68 @@ from flint import arb, ctx
 
 from countdp import formulas
 from countdp.arb.airy_calibration import (calibration_bracket, certify_calibration, error_bounds,
-                                          error_target)
+                                          error_target, scale_bracket)
 from countdp.arb.verdicts import Verdict
 from countdp.mechanisms.airy import airy_drift_error, calibrate
 
 RS = ("0.01", "0.0001")
+PREC = 96
+
+
+def _rho(r):
+    return error_target(arb(r) * (1 - arb(r)), arb(r))
 
 
 @pytest.fixture(scope="module")
-def brackets():
-    rhos = [error_target(arb(r) * (1 - arb(r)), arb(r)) for r in RS]
-    out, _ = certify_calibration(rhos, prec=96)
-    return dict(zip(RS, out))
+def cert():
+    with ctx.workprec(PREC):
+        rhos = [_rho(r) for r in RS]
+    return certify_calibration(rhos, prec=PREC)
 
 
-def test_brackets_are_certified_and_hold_the_calibrated_scale(brackets):
-    for r, br in brackets.items():
-        assert br.verdict is Verdict.PROVED_TRUE
+def _mp(ball):
+    return mpmath.mpf(ball.str(30, radius=False))
+
+
+def test_both_brackets_are_certified_and_hold_the_calibrated_scale(cert):
+    assert cert.verdict is Verdict.PROVED_TRUE
+    for r, lemma, tight in zip(RS, cert.lemma, cert.tight):
         rho = mpmath.mpf(r) * (1 - mpmath.mpf(r)) / (1 + mpmath.mpf(r))
-        b = calibrate(rho, 30).b
-        assert mpmath.mpf(br.b_lo.str(25, radius=False)) <= b <= mpmath.mpf(br.b_hi.str(25, radius=False))
-        # the remainder is O(rho): about rho itself
-        assert float(br.remainder.upper()) < 1.1 * float(br.rho.upper())
+        with mpmath.workdps(30):
+            b = calibrate(rho, 30).b
+            assert _mp(lemma.b_lo) <= b <= _mp(lemma.b_hi)
+            assert _mp(tight.b_lo) <= b <= _mp(tight.b_hi)
+            assert (tight.b_hi - tight.b_lo) < tight.b_lo * arb("1e-14")
+        # the lemma's remainder is about rho; the true one is O(rho^2)
+        assert float(lemma.remainder.upper()) < 1.1 * float(lemma.rho.upper())
+        assert float(tight.remainder.upper()) < 0.2 * float(tight.rho.upper()) ** 2 * 1.01
 
 
-def test_the_coefficient_bracket_shrinks_to_c0(brackets):
+def test_the_coefficient_bracket_from_the_tight_bracket(cert):
     c0 = float(formulas.airy_limit_constant())
-    widths = []
-    for r, br in brackets.items():
-        lo, hi = br.coefficient(arb(r))
-        assert float(lo.upper()) < float(hi.lower())
-        widths.append(float(hi.upper()) - float(lo.lower()))
-        if r == "0.0001":
-            assert float(lo.lower()) < c0 * 1.0005 and c0 < float(hi.upper())
-    assert widths[1] < widths[0] / 50
+    lo, hi = cert.tight[1].coefficient(arb(RS[1]))
+    assert c0 < float(lo.lower()) < float(hi.upper()) < c0 * (1 + 1e-3)
+    lo_l, hi_l = cert.lemma[1].coefficient(arb(RS[1]))
+    assert lo_l.lower() <= lo.lower() and hi.upper() <= hi_l.upper()
 
 
 def test_the_lemma_brackets_the_minimal_error():
     with mpmath.workdps(30):
         cal = calibrate(mpmath.mpf("0.025"), 30)
         e = airy_drift_error(cal.b, cal.t).value
-    with ctx.workprec(96):
+    with ctx.workprec(PREC):
         lo, hi = error_bounds(arb(mpmath.nstr(cal.b, 28)), arb.airy_ai_zero(1, derivative=1))
     assert float(lo.upper()) <= float(e) <= float(hi.lower()) * (1 + 1e-12)
 
 
-def test_a_halved_or_dropped_remainder_is_not_certified(brackets):
-    for r, br in brackets.items():
-        with ctx.workprec(96):
-            assert calibration_bracket(br.rho, remainder=br.remainder).verdict is Verdict.PROVED_TRUE
-            assert calibration_bracket(br.rho, remainder=br.remainder / 2).verdict is not Verdict.PROVED_TRUE
-            assert calibration_bracket(br.rho, remainder=br.rho ** 3 / 1000).verdict is not Verdict.PROVED_TRUE
+def test_a_halved_remainder_is_refuted(cert):
+    with ctx.workprec(PREC):
+        for lemma, tight in zip(cert.lemma, cert.tight):
+            assert scale_bracket(tight.rho, remainder=tight.remainder).verdict is Verdict.PROVED_TRUE
+            assert scale_bracket(tight.rho, remainder=tight.remainder / 2).verdict is Verdict.PROVED_FALSE
+            assert calibration_bracket(lemma.rho, remainder=lemma.remainder).verdict is Verdict.PROVED_TRUE
+            # the lemma's conditions are only sufficient: halved, they fail without refuting anything
+            assert calibration_bracket(lemma.rho, remainder=lemma.remainder / 2).verdict is Verdict.UNDECIDED
 
 
 def test_bad_rho_raises():
