@@ -56,7 +56,7 @@ from .integrals import integrate
 from .verdicts import Undecided, Verdict, decide_ge, decide_le, decide_lt, nonneg_interval, to_arb, verdict_all
 
 __all__ = ["error_target", "sinh_cosh_moments", "error_bounds", "CalibrationBracket", "calibration_bracket",
-           "error_quantile_ball", "tilt_balance", "scale_bracket", "CalibrationCertificate", "certify_calibration"]
+           "error_quantile_ball", "tilt_balance_ball", "scale_bracket", "CalibrationCertificate", "certify_calibration"]
 
 CUTOFF = 12           # acb.integral on [0, CUTOFF]; the tail bound beyond
 REL_TOL_BITS = 60     # acb.integral's relative goal
@@ -215,7 +215,7 @@ def error_quantile_ball(rho, a1p) -> arb:
     return lo.union(hi)
 
 
-def tilt_balance(b, q, a1p) -> arb:
+def tilt_balance_ball(b, q, a1p) -> arb:
     """H_q(b) = E[expm1(bX) sign(X - q)] = S(b) - 2 int_0^q expm1(bx) f(x) dx (f even; q >= 0 may be
     a ball).  e(b) <= rho iff H_q(b) <= rho at q = q(rho), since at the optimal drift
     e(b) = 2F(k_b) - 1 and k_b <= q iff E[e^{bX} sign(X - q)] = H_q(b) - rho <= 0."""
@@ -226,7 +226,7 @@ def tilt_balance(b, q, a1p) -> arb:
 
 
 def scale_bracket(rho, a1p=None, remainder=None) -> CalibrationBracket:
-    """The tight bracket of b(rho) from the tilt balance (:func:`tilt_balance`), a few ulps wide
+    """The tight bracket of b(rho) from the tilt balance (:func:`tilt_balance_ball`), a few ulps wide
     at the working precision: Newton on midpoints, then both ends decided.  ``remainder``
     (optional): test b_lo, b_hi = (rho/m)(1 -+ remainder); a remainder below the true
     |b m/rho - 1| is refuted (PROVED_FALSE)."""
@@ -237,10 +237,10 @@ def scale_bracket(rho, a1p=None, remainder=None) -> CalibrationBracket:
     else:
         b = b0
         for _ in range(8):           # H'(b) = E[X e^{bX} sign(X - q)] ~ m for small b
-            b = arb((b - (tilt_balance(b, q.mid(), a) - rho) / m).mid())
+            b = arb((b - (tilt_balance_ball(b, q.mid(), a) - rho) / m).mid())
         d = b * arb(2) ** (8 - REL_TOL_BITS) + 4 * arb(rho.rad()) / m
         b_lo, b_hi = arb((b - d).lower()), arb((b + d).upper())
-    lower, upper = decide_le(tilt_balance(b_lo, q, a), rho), decide_ge(tilt_balance(b_hi, q, a), rho)
+    lower, upper = decide_le(tilt_balance_ball(b_lo, q, a), rho), decide_ge(tilt_balance_ball(b_hi, q, a), rho)
     return _bracket("tilt balance", rho, m, b_lo, b_hi, lower, upper, refutable=True)
 
 
