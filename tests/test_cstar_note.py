@@ -60,3 +60,22 @@ def test_the_note_uses_only_generated_numbers(tmp_path):
     assert {k for k in macros if k in used} == set(macros), "every generated number appears in the note"
     # no long decimals typed into the note (small exact constants such as 1/2 or 10^-6 are allowed)
     assert not re.findall(r"\d\.\d{3,}", tex)
+
+
+def test_the_note_builds(tmp_path):
+    """With latexmk installed (`make note` installs Debian's texlive when missing), the note compiles
+    against generated numbers; skipped otherwise."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("latexmk") is None:
+        pytest.skip("latexmk not installed")
+    gen = _generator()
+    gen.write(gen.collect(_reports(tmp_path)), tmp_path / "numbers.tex")
+    env = {**__import__("os").environ, "TEXINPUTS": f"{tmp_path}:"}
+    run = subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", f"-outdir={tmp_path}",
+                          "cstar.tex"], cwd=NOTE, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert (tmp_path / "cstar.pdf").stat().st_size > 10_000
