@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import mpmath
+import pytest
 
 NOTE = Path(__file__).resolve().parents[1] / "experiments" / "cstar" / "note"
 
@@ -65,16 +69,11 @@ def test_the_note_uses_only_generated_numbers(tmp_path):
 def test_the_note_builds(tmp_path):
     """With latexmk installed (`make note` installs Debian's texlive when missing), the note compiles
     against generated numbers; skipped otherwise."""
-    import shutil
-    import subprocess
-
-    import pytest
-
     if shutil.which("latexmk") is None:
         pytest.skip("latexmk not installed")
     gen = _generator()
     gen.write(gen.collect(_reports(tmp_path)), tmp_path / "numbers.tex")
-    env = {**__import__("os").environ, "TEXINPUTS": f"{tmp_path}:"}
+    env = {**os.environ, "TEXINPUTS": f"{tmp_path}:"}
     run = subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", f"-outdir={tmp_path}",
                           "cstar.tex"], cwd=NOTE, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-2000:]
