@@ -1,0 +1,80 @@
+"""countdp.arb.airy_calibration: both calibration brackets hold the mechanism's calibrated b; the lemma's
+remainder is O(rho) and the tilt balance's is the true |b m/rho - 1|; a halved remainder is refuted."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+from flint import arb, ctx
+
+from countdp import formulas
+from countdp.arb.airy_calibration import (calibration_bracket, certify_calibration, error_bounds,
+                                          error_target, scale_bracket)
+from countdp.arb.verdicts import Verdict
+from countdp.mechanisms.airy import airy_drift_error, calibrate
+
+RS = ("0.01", "0.0001")
+PREC = 96
+
+
+def _rho(r):
+    return error_target(arb(r) * (1 - arb(r)), arb(r))
+
+
+@pytest.fixture(scope="module")
+def cert():
+    with ctx.workprec(PREC):
+        rhos = [_rho(r) for r in RS]
+    return certify_calibration(rhos, prec=PREC)
+
+
+def _mp(ball):
+    return mpmath.mpf(ball.str(30, radius=False))
+
+
+def test_both_brackets_are_certified_and_hold_the_calibrated_scale(cert):
+    assert cert.verdict is Verdict.PROVED_TRUE
+    for r, lemma, tight in zip(RS, cert.lemma, cert.tight):
+        rho = mpmath.mpf(r) * (1 - mpmath.mpf(r)) / (1 + mpmath.mpf(r))
+        with mpmath.workdps(30):
+            b = calibrate(rho, 30).b
+            assert _mp(lemma.b_lo) <= b <= _mp(lemma.b_hi)
+            assert _mp(tight.b_lo) <= b <= _mp(tight.b_hi)
+            assert (tight.b_hi - tight.b_lo) < tight.b_lo * arb("1e-14")
+        # the lemma's remainder is about rho; the true one is O(rho^2)
+        assert float(lemma.remainder.upper()) < 1.1 * float(lemma.rho.upper())
+        assert float(tight.remainder.upper()) < 0.2 * float(tight.rho.upper()) ** 2 * 1.01
+
+
+def test_the_coefficient_bracket_from_the_tight_bracket(cert):
+    c0 = float(formulas.airy_limit_constant())
+    lo, hi = cert.tight[1].coefficient(arb(RS[1]))
+    assert c0 < float(lo.lower()) < float(hi.upper()) < c0 * (1 + 1e-3)
+    lo_l, hi_l = cert.lemma[1].coefficient(arb(RS[1]))
+    assert lo_l.lower() <= lo.lower() and hi.upper() <= hi_l.upper()
+
+
+def test_the_lemma_brackets_the_minimal_error():
+    with mpmath.workdps(30):
+        cal = calibrate(mpmath.mpf("0.025"), 30)
+        e = airy_drift_error(cal.b, cal.t).value
+    with ctx.workprec(PREC):
+        lo, hi = error_bounds(arb(mpmath.nstr(cal.b, 28)), arb.airy_ai_zero(1, derivative=1))
+    assert float(lo.upper()) <= float(e) <= float(hi.lower()) * (1 + 1e-12)
+
+
+def test_a_halved_remainder_is_refuted(cert):
+    with ctx.workprec(PREC):
+        for lemma, tight in zip(cert.lemma, cert.tight):
+            assert scale_bracket(tight.rho, remainder=tight.remainder).verdict is Verdict.PROVED_TRUE
+            assert scale_bracket(tight.rho, remainder=tight.remainder / 2).verdict is Verdict.PROVED_FALSE
+            assert calibration_bracket(lemma.rho, remainder=lemma.remainder).verdict is Verdict.PROVED_TRUE
+            # the lemma's conditions are only sufficient: halved, they fail without refuting anything
+            assert calibration_bracket(lemma.rho, remainder=lemma.remainder / 2).verdict is Verdict.UNDECIDED
+
+
+def test_bad_rho_raises():
+    with pytest.raises(ValueError, match="rho"):
+        calibration_bracket(arb("1.5"))
+    with pytest.raises(ValueError, match="r0 and c"):
+        error_target(arb(0), arb(1))
