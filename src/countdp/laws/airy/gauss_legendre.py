@@ -82,16 +82,6 @@ class MpGaussLegendre:
             v12 = [mp.fdot(ws, col) for col in zip(*[g(x) for x in xs])]
             return [Estimate(a, abs(a - b) + 100 * mp.eps * abs(a)) for a, b in zip(v24, v12)]
 
-    @lru_cache(maxsize=64)
-    def ball_nodes(self, n: int, split=None) -> tuple[list, list, list]:
-        """The n-point rule's nodes and weights as Arb balls (exact: the grid's binary numbers)
-        and the sign of x - split at each node."""
-        xs, ws = self.nodes(n, split)
-        with _flint.ctx.workprec(self.prec + 32):
-            xa, wa = [to_arb(x) for x in xs], [to_arb(w) for w in ws]
-        signs = [1 if split is None or x > split else -1 for x in xs]
-        return xa, wa, signs
-
     def tilted_sign_moments(self, b, split, error: bool = True) -> tuple[Estimate, Estimate]:
         """E[expm1(bX) sign(X - split)] and E[X e^{bX} sign(X - split)] by the 24-point rule
         (error |24-point - 12-point| + rounding when ``error``, else 0), the sums in Arb balls
@@ -110,10 +100,21 @@ class MpGaussLegendre:
             return tuple(Estimate(a, abs(a - c) + 100 * mp.eps * abs(a)) for a, c in zip(v24, v12))
 
 
+@lru_cache(maxsize=64)
+def _ball_nodes(grid: MpGaussLegendre, n: int, split=None) -> tuple[list, list, list]:
+    """The grid's n-point nodes and weights as Arb balls (exact: the grid's binary numbers) and
+    the sign of x - split at each node."""
+    xs, ws = grid.nodes(n, split)
+    with _flint.ctx.workprec(grid.prec + 32):
+        xa, wa = [to_arb(x) for x in xs], [to_arb(w) for w in ws]
+    signs = [1 if split is None or x > split else -1 for x in xs]
+    return xa, wa, signs
+
+
 def _tilted_sign_sums(grid: MpGaussLegendre, n: int, b, split) -> tuple:
     """The n-point sums of sign(x - split) (expm1(b x), x e^{b x}) w(x), in Arb balls at the
     grid's precision + 20 bits, their midpoints as mpf."""
-    xa, wa, signs = grid.ball_nodes(n, split)
+    xa, wa, signs = _ball_nodes(grid, n, split)
     digits = int(grid.prec / 3.32) + 12
     with _flint.ctx.workprec(grid.prec + 20):
         bb = to_arb(b)
