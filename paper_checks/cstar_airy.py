@@ -117,15 +117,14 @@ CONSTANT_NAMES = {"a1p": "a1'", "Z": "Z = 2|a1'| Ai(a1')^2", "mean_abs": "m = E|
                   "m2I_half": "m^2 I/2 = 8|a1'|^3/27"}
 
 
-def _closed_forms(dps) -> airy.AiryConstants:
+def _closed_forms() -> airy.AiryConstants:
     """The constants from the closed forms of countdp.formulas.airy, each evaluated afresh at the
     working precision with the number system's own a1' (not the law's cached values)."""
-    with mpmath.workdps(dps):
-        a = formulas.airy_prime_zero()
-        return airy.AiryConstants(
-            a1p=a, ai_a1p=mpmath.airyai(a), Z=formulas.airy_normaliser(), mean_abs=formulas.airy_mean_abs(),
-            fisher=formulas.airy_fisher(), second_moment=formulas.airy_second_moment(),
-            m2I_half=formulas.airy_limit_constant(), dps=dps, route="closed forms of countdp.formulas.airy")
+    a = formulas.airy_prime_zero()
+    return airy.AiryConstants(
+        a1p=a, ai_a1p=mpmath.airyai(a), Z=formulas.airy_normaliser(), mean_abs=formulas.airy_mean_abs(),
+        fisher=formulas.airy_fisher(), second_moment=formulas.airy_second_moment(),
+        m2I_half=formulas.airy_limit_constant(), dps=mpmath.mp.dps, route="closed forms of countdp.formulas.airy")
 
 
 @claim("cstar.airy.constants", routes=[
@@ -136,8 +135,8 @@ def _closed_forms(dps) -> airy.AiryConstants:
     "through the closed form 8|a1'|^3/27 (the certificate decides 8|a1'|^3/27 < 1/pi on balls)",
 ])
 def constants(check):
-    cf = _closed_forms(check.dps)
-    q = airy.airy_constants_by_quadrature(check.dps)
+    cf = _closed_forms()
+    q = airy.airy_constants_by_quadrature()
     worst = mpmath.mpf(0)
     tols = {}
     for key, label in CONSTANT_NAMES.items():
@@ -156,9 +155,9 @@ def constants(check):
     check.compare({"quantity": "m = E|X| (Monte Carlo)", "k": draws}, lhs=est.mean, relation="==",
                   rhs=cf.mean_abs, tol=est.halfwidth, route="Monte Carlo of E|X| vs closed form (5 s.e.)",
                   monte_carlo=True)
-    with flint.ctx.workprec(int(3.33 * check.dps) + 30):
+    with flint.ctx.workprec(int(3.33 * mpmath.mp.dps) + 30):
         ball = certified_limit_constant()
-    mid = mpmath.mpf(ball.mid().str(check.dps + 5, radius=False))
+    mid = mpmath.mpf(ball.mid().str(mpmath.mp.dps + 5, radius=False))
     rad = mpmath.mpf(ball.rad().str(5, radius=False))
     check.compare({"quantity": "Arb ball of 8|a1'|^3/27 contains the closed form"}, lhs=abs(mid - cf.m2I_half),
                   relation="<=", rhs=rad, tol=_rounding(),
@@ -210,7 +209,7 @@ def airy_constant_below_one_over_pi(cert):
 ])
 def subgaussian(check):
     us = [_mp(u) for u in (U_QUICK if check.quick else U_FULL)]
-    chk = symmetric.check_score_subgaussian(airy.mp_logpdf, airy.mp_score, us, check.dps, normalised=True)
+    chk = symmetric.check_score_subgaussian(airy.mp_logpdf, airy.mp_score, us, normalised=True)
     half = chk.fisher / 2
     rows = []
     for row in chk.rows:
@@ -230,11 +229,11 @@ def subgaussian(check):
         check.compare({"u": row.u}, lhs=Kf.value, relation="==", rhs=Km, tol=tol, route="float64 K_s vs mpmath K_s")
         worst_float = max(worst_float, abs(Kf.value - Km) / abs(Km))
     ratios = []
-    one = airy.score_moment_ratio(1, check.dps, error=True)
+    one = airy.score_moment_ratio(1, error=True)
     check.compare({"k": 1}, lhs=one.value, relation="==", rhs=1, tol=one.error + _rounding(),
                   route="E s^2 / I == 1 (the k = 1 ratio: the Fisher information)")
     for k in (K_QUICK if check.quick else K_FULL):
-        r = airy.score_moment_ratio(k, check.dps, error=True)
+        r = airy.score_moment_ratio(k, error=True)
         check.compare({"k": k}, lhs=r.value, relation="<", rhs=1, tol=r.error, route="E s^{2k} / ((2k-1)!! I^k) < 1")
         ratios.append({"k": k, "ratio": fmt(r.value, 10)})
     check.finding(what="K_s(u)/(u^2 I/2) along u (1 = the Gaussian's flat line)", rows=rows)
@@ -284,7 +283,7 @@ def _bound_tight_at_zero(check, chk):
                   tol=chk.fisher_error / 2 + _rounding(half),
                   route="the bound's I/2 (closed form 2|a1'|/3) vs the quadrature E s^2 / 2")
     row = chk.rows[0]
-    s4 = airy.score_moment(2, check.dps, error=True)
+    s4 = airy.score_moment(2, error=True)
     kappa4 = abs(s4.value - 3 * chk.fisher ** 2) + s4.error + 6 * chk.fisher * chk.fisher_error
     bound = formulas.airy_score_cgf_bound(row.u) / row.u ** 2
     check.compare({"u": row.u, "quantity": "K_s(u)/u^2 at the smallest u"}, lhs=row.ratio, relation="==",
@@ -296,15 +295,14 @@ def _subgaussian_controls(check):
     """The same comparison on laws whose score is not strictly sub-Gaussian."""
     cubic = GeneralisedGaussianDensity(3)
     bad = symmetric.check_score_subgaussian(cubic.mp_logpdf, cubic.mp_score, [_mp(u) for u in U_CONTROL],
-                                            check.dps, normalised=True)
+                                            normalised=True)
     worst = max(bad.rows, key=lambda r: r.ratio - r.half_fisher)
     check.control("the exponent-3 law exp(-|x|^3) has K_s(u)/u^2 < I/2 on u in {1, 10, 100}",
                   lhs=worst.ratio, relation="<", rhs=worst.half_fisher, tol=worst.tol,
                   detail=f"at u = {fmt(worst.u, 4)}: K_s/u^2 = {fmt(worst.ratio, 8)} vs I/2 = "
                          f"{fmt(worst.half_fisher, 8)}")
     gauss = GeneralisedGaussianDensity(2)
-    g = symmetric.check_score_subgaussian(gauss.mp_logpdf, gauss.mp_score, [_mp(1)], check.dps,
-                                          normalised=True).rows[0]
+    g = symmetric.check_score_subgaussian(gauss.mp_logpdf, gauss.mp_score, [_mp(1)], normalised=True).rows[0]
     check.control("the Gaussian's score is strictly sub-Gaussian at u = 1 (it has K_s(u) = I u^2/2 exactly)",
                   lhs=g.ratio, relation="<", rhs=g.half_fisher, tol=g.tol)
 
@@ -478,7 +476,7 @@ def _density_route_cases(check):
 
 def _n2v_limit_cases(check):
     """n^2 v(n) -> I_X/(2 b^2) by Richardson in 1/n; the sup at alpha -> 1 along the sequence."""
-    ex2 = airy.airy_constants(check.dps).second_moment
+    ex2 = airy.airy_constants().second_moment
     ks = range(2, 7) if check.quick else range(2, 8)
     limits = []
     for r, r0, cc in (NLIM_QUICK if check.quick else NLIM_FULL):
@@ -557,7 +555,7 @@ def _lower_bound_cases(check):
 ])
 def limit(check):
     target = formulas.airy_limit_constant()
-    q = airy.airy_constants_by_quadrature(check.dps)
+    q = airy.airy_constants_by_quadrature()
     check.compare({"quantity": "8|a1'|^3/27"}, lhs=target, relation="==", rhs=q.m2I_half,
                   tol=3 * q.error + _rounding(target), route="closed form vs m^2 I/2 from the quadrature m and I")
     ks = R_LIMIT_QUICK if check.quick else R_LIMIT_FULL
@@ -851,7 +849,7 @@ def figures(settings):
     """cstar_laws, cstar_score_cgf, cstar_budget_vs_n, cstar_bracket."""
     from countdp.harness.plotting import new_figure, save
 
-    C = airy.airy_constants()
+    C = airy.float_constants()
     s = float(formulas.equal_mean_abs_gaussian_sd.fp())
     const = float(C.m2I_half)
     figs = [("cstar_laws", _laws_figure(new_figure, C, s), ("cstar.airy.constants",),

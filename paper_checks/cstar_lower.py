@@ -642,7 +642,7 @@ def assembled(check):
             check.compare({"mechanism": name, "N": N, "q": q, "eps": eps}, lhs=r * r * N * N * v, relation=">=",
                           rhs=r * r * N * N * b, tol=0, route="r^2 N^2 v(N+1) >= r^2 N^2 x the finite-N bound")
     _n_limit_cases(check)
-    quad = airy.airy_constants_by_quadrature(check.dps)
+    quad = airy.airy_constants_by_quadrature()
     ext = _r_limit_cases(check, quad)
     upper = _upper_cases(check, quad)
     L6 = bound_limit(mpmath.mpf("1e-6"), a1p=-mpmath.cbrt(27 / (8 * mpmath.pi)))
@@ -746,7 +746,7 @@ STEP_STATUS = [
     "m^2 I/2 by quadrature of the Airy density, and the closed form 8|a1'|^3/27",
 ])
 def value(check):
-    quad = airy.airy_constants_by_quadrature(check.dps)
+    quad = airy.airy_constants_by_quadrature()
     c0 = _c0()
     check.compare({"quantity": "8|a1'|^3/27 vs m^2 I/2"}, lhs=c0, relation="==", rhs=quad.m2I_half,
                   tol=working_precision(8), route="closed form vs quadrature")
@@ -929,7 +929,7 @@ def _bracket_figure(new_figure, c0):
     ax.set_yticks([])
     ax.set_xlabel("$C^*$")
     ax.set_title("the bracket of $C^*$")
-    quad = airy.airy_constants()
+    quad = airy.float_constants()
     rs = [10.0 ** -k for k in range(2, 8)]
     up = [float(airy_coefficient(r, quad.fisher)) for r in rs]
     low = [float(bound_limit(r)) for r in rs]

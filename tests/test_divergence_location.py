@@ -18,7 +18,7 @@ from countdp.divergence import location
 from countdp.divergence.tight_rho import mp_renyi, renyi_curve, tight_rho
 from countdp.laws import Gaussian, airy
 
-I_HALF = float(airy.airy_constants().fisher) / 2
+I_HALF = airy.float_constants().fisher / 2
 SCAN = dict(alpha_min=Fraction(1) + Fraction(1, 10**8), points_per_decade=4, refine=False, precise=False)
 
 

@@ -17,14 +17,14 @@ from mpmath import mp
 
 from ..numerics import validate
 from ..numerics.estimate import Estimate
+from ..numerics.precision import at_dps, guard_digits
 
-__all__ = ["check_dps", "half_line_quad", "symmetric_fisher_information", "symmetric_score_cgf",
-           "CgfRow", "CgfCheck", "check_score_subgaussian"]
+__all__ = ["half_line_quad", "symmetric_fisher_information", "symmetric_score_cgf", "CgfRow", "CgfCheck",
+           "check_score_subgaussian"]
 
-
-def check_dps(dps) -> int:
-    """A working precision in decimal digits (>= 5)."""
-    return validate.count("dps", dps, lo=5)
+#: guard digits of the quadratures: tanh-sinh sums many rounded terms, and an integrand such as
+#: sinh(u s)^2 at |u s| ~ 1e5 loses 5 digits to rounding its argument
+QUAD_GUARD_DIGITS = 5
 
 
 # ============================================================================================
@@ -101,20 +101,23 @@ def _breakpoints(logw: Callable, drop: float) -> tuple[list[float], float]:
     return pts, fstar
 
 
-def half_line_quad(func: Callable, logw: Callable, dps: int) -> Estimate:
-    """int_0^inf func(x) dx (with mpmath.quad's error estimate) by tanh-sinh at dps + 5 digits,
-    breakpoints from log|func| = logw (a function of an mpf).
+def half_line_quad(func: Callable, logw: Callable) -> Estimate:
+    """int_0^inf func(x) dx (with mpmath.quad's error estimate) to the ambient precision, by
+    tanh-sinh with :data:`QUAD_GUARD_DIGITS` guard digits; breakpoints from log|func| = logw (a
+    function of an mpf).
 
     The integrand is divided by exp(max logw) before integrating: mpmath.quad's convergence test
     and error estimate are absolute (eps/8), which is meaningless for integrands of size
     e^{+-30000} (score CGF at u = 1e3, high score moments); scaled, they are relative."""
+    dps = mp.dps
     drop = (dps + 10) * math.log(10)
     pts, fstar = _breakpoints(logw, drop)
-    with mp.workdps(dps + 5):
+    with guard_digits(QUAD_GUARD_DIGITS):
         scale = mp.exp(mp.mpf(fstar))
         v, e = mp.quad(lambda x: func(x) / scale, [mp.mpf(p) for p in pts], error=True)
         v, e = v * scale, e * scale
-        # floor: rounding of the integrand at dps + 5 digits (e.g. |u s| ~ 1e5 at u = 1e3 costs 5)
+        # floor: the rounding of the integrand at the guarded precision (e.g. |u s| ~ 1e5 at
+        # u = 1e3 costs 5 digits)
         e = max(e, abs(v) * mp.mpf(10) ** (-dps))
     return Estimate(v, e)
 
@@ -129,22 +132,33 @@ def _mp_log2sinh2(y):
     return mp.log(2) + 2 * mp.log(mp.sinh(y))
 
 
-def _normaliser(logf, dps) -> Estimate:
-    Z = half_line_quad(lambda x: mp.exp(logf(x)), logf, dps)
-    return Estimate(2 * Z.value, 2 * Z.error)
+def _normaliser(logf, normalised: bool) -> Estimate:
+    """2 int_0^inf e^{logf} (1 exactly when ``normalised``), at the ambient precision."""
+    if normalised:
+        return Estimate(mp.one, mp.zero)
+    Z = half_line_quad(lambda x: mp.exp(logf(x)), logf)
+    with guard_digits(QUAD_GUARD_DIGITS):
+        return Estimate(2 * Z.value, 2 * Z.error)
 
 
-def symmetric_fisher_information(logf: Callable, score_fn: Callable, dps=30, *,
+def _over_normaliser(h: Estimate, Z: Estimate) -> tuple:
+    """(2 h / Z, its error): a half-line integral over the normaliser, at the guarded precision."""
+    with guard_digits(QUAD_GUARD_DIGITS):
+        v = 2 * h.value / Z.value
+        return v, 2 * h.error / Z.value + v * Z.error / Z.value
+
+
+def symmetric_fisher_information(logf: Callable, score_fn: Callable, dps=None, *,
                                  normalised=False, error=False):
-    """I = E s(X)^2 = 2 int_0^inf s^2 e^{logf} / (2 int_0^inf e^{logf}) for a symmetric law.
+    """I = E s(X)^2 = 2 int_0^inf s^2 e^{logf} / (2 int_0^inf e^{logf}) for a symmetric law, at
+    the ambient precision (or ``dps`` digits).
 
     ``logf(x)``, ``score_fn(x)``: mpmath callables on x >= 0 (log-density, possibly unnormalised
     unless ``normalised``; score s = -(log f)').  Returns I, or with ``error`` an
     :class:`Estimate`; error estimates here and below are mpmath.quad's, floored at 10^-dps
-    relative (the rounding of the integrand at dps + 5 digits)."""
-    dps = check_dps(dps)
-    with mp.workdps(dps + 5):
-        Z = Estimate(mp.one, mp.zero) if normalised else _normaliser(logf, dps)
+    relative (the rounding of the integrand at the guarded precision)."""
+    with at_dps(dps):
+        Z = _normaliser(logf, normalised)
 
         def fun(x):
             return score_fn(x) ** 2 * mp.exp(logf(x))
@@ -153,14 +167,11 @@ def symmetric_fisher_information(logf: Callable, score_fn: Callable, dps=30, *,
             s = score_fn(x)
             return 2 * mp.log(abs(s)) + logf(x) if s != 0 else mp.ninf
 
-        h = half_line_quad(fun, lw, dps)
-        I = 2 * h.value / Z.value
-        err = 2 * h.error / Z.value + I * Z.error / Z.value
-    with mp.workdps(dps):
+        I, err = _over_normaliser(half_line_quad(fun, lw), Z)
         return Estimate(+I, +err) if error else +I
 
 
-def symmetric_score_cgf(logf: Callable, score_fn: Callable, u, dps=30, *, normalised=False,
+def symmetric_score_cgf(logf: Callable, score_fn: Callable, u, dps=None, *, normalised=False,
                         error=False):
     """K_s(u) = log E exp(u s(X)) for a symmetric law (s odd), in the expm1 form
 
@@ -168,13 +179,13 @@ def symmetric_score_cgf(logf: Callable, score_fn: Callable, u, dps=30, *, normal
 
     (E e^{us} = 2 int_0^inf f cosh(us), and cosh - 1 = 2 sinh^2), so K_s(u)/u^2 keeps full
     relative accuracy as u -> 0.  Breakpoints follow the peak of f e^{us} (x ~ u/2 for the Airy
-    law).  ``logf``/``score_fn`` as in :func:`symmetric_fisher_information`.  Returns K, or with
-    ``error`` an :class:`Estimate`."""
-    dps = check_dps(dps)
+    law).  ``logf``/``score_fn`` as in :func:`symmetric_fisher_information`, the precision too.
+    Returns K, or with ``error`` an :class:`Estimate`."""
     u = validate.real("u", u, lo=0)
-    with mp.workdps(dps + 5):
-        u = mp.mpf(u)
-        Z = Estimate(mp.one, mp.zero) if normalised else _normaliser(logf, dps)
+    with at_dps(dps):
+        with guard_digits(QUAD_GUARD_DIGITS):
+            u = mp.mpf(u)
+        Z = _normaliser(logf, normalised)
 
         def fun(x):
             return 2 * mp.sinh(u * score_fn(x) / 2) ** 2 * mp.exp(logf(x))
@@ -183,12 +194,10 @@ def symmetric_score_cgf(logf: Callable, score_fn: Callable, u, dps=30, *, normal
             s = score_fn(x)
             return _mp_log2sinh2(u * abs(s) / 2) + logf(x) if s != 0 else mp.ninf
 
-        h = half_line_quad(fun, lw, dps)
-        J = 2 * h.value / Z.value
-        eJ = 2 * h.error / Z.value + J * Z.error / Z.value
-        K = mp.log1p(J)
-        err = eJ / (1 + J)
-    with mp.workdps(dps):
+        J, eJ = _over_normaliser(half_line_quad(fun, lw), Z)
+        with guard_digits(QUAD_GUARD_DIGITS):
+            K = mp.log1p(J)
+            err = eJ / (1 + J)
         return Estimate(+K, +err) if error else +K
 
 
@@ -224,17 +233,17 @@ class CgfCheck:
         return [r.u for r in self.rows if r.violated]
 
 
-def check_score_subgaussian(logf: Callable, score_fn: Callable, us, dps=30, *,
+def check_score_subgaussian(logf: Callable, score_fn: Callable, us, dps=None, *,
                             normalised=False) -> CgfCheck:
     """Compare K_s(u)/u^2 with I/2 for each u in ``us`` (strict sub-Gaussianity of the score is
-    K_s(u) <= I u^2 / 2 for all u).  Same quadrature code for any symmetric log-density."""
-    dps = check_dps(dps)
-    fisher = symmetric_fisher_information(logf, score_fn, dps, normalised=normalised, error=True)
-    I, eI = fisher.value, fisher.error
+    K_s(u) <= I u^2 / 2 for all u), at the ambient precision (or ``dps`` digits).  Same
+    quadrature code for any symmetric log-density."""
     rows = []
-    with mp.workdps(dps):
+    with at_dps(dps):
+        fisher = symmetric_fisher_information(logf, score_fn, normalised=normalised, error=True)
+        I, eI = fisher.value, fisher.error
         for u in us:
-            cgf = symmetric_score_cgf(logf, score_fn, u, dps, normalised=normalised, error=True)
+            cgf = symmetric_score_cgf(logf, score_fn, u, normalised=normalised, error=True)
             K, eK = cgf.value, cgf.error
             u = mp.mpf(u)
             ratio = K / u**2

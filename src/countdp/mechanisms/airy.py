@@ -47,6 +47,7 @@ from ..divergence.tight_rho import TightRho, mp_renyi, tight_rho
 from ..laws import ClippedAtZero, ContinuousLaw, LogShiftDensity, airy
 from ..numerics import validate
 from ..numerics.estimate import Estimate
+from ..numerics.precision import FLOAT_DPS, at_dps, guard_digits
 from ..numerics.quadrature import GL16, panel_nodes
 from .count import CountMechanism, stochastic_round
 
@@ -157,35 +158,43 @@ def _calibrate_float(rho: float, q: float) -> float:
     return b
 
 
+#: guard digits of the calibration: Newton's iteration in b must converge 3 digits past the
+#: target, through quadratures of a tilted sign that cancel
+CALIBRATION_GUARD_DIGITS = 10
+
+
 @lru_cache(maxsize=256)
 def _calibrate_cached(rho_str: str, dps: int) -> Calibration:
-    with mp.workdps(dps + 10):
-        rho = mpmath.mpf(rho_str)
-        q = error_quantile(rho)
-        b = mpmath.mpf(_calibrate_float(float(rho), float(q)))
-        it = 0
-        for it in range(1, 60):
-            tb = tilt_balance(b, q, error=False)
-            step = (tb.value.value - rho) / tb.slope.value
-            b -= step
-            if abs(step) <= mpmath.mpf(10) ** (-(dps + 3)) * b:
-                break
-        tb = tilt_balance(b, q)
-        res = tb.value.value - rho
-        berr = (abs(res) + tb.value.error) / tb.slope.value
+    """The calibration at ``dps`` digits (cached per precision: the argument is the cache key)."""
     with mp.workdps(dps):
+        with guard_digits(CALIBRATION_GUARD_DIGITS):
+            rho = mpmath.mpf(rho_str)
+            q = error_quantile(rho)
+            b = mpmath.mpf(_calibrate_float(float(rho), float(q)))
+            it = 0
+            for it in range(1, 60):
+                tb = tilt_balance(b, q, error=False)
+                step = (tb.value.value - rho) / tb.slope.value
+                b -= step
+                if abs(step) <= mpmath.mpf(10) ** (-(dps + 3)) * b:
+                    break
+            tb = tilt_balance(b, q)
+            res = tb.value.value - rho
+            berr = (abs(res) + tb.value.error) / tb.slope.value
         return Calibration(rho=+rho, b=+b, t=formulas.airy_drift(b, q), q=+q, residual=+res, error=+tb.value.error,
                            b_error=+berr, iterations=it, dps=dps)
 
 
 def calibrate(rho, dps=None) -> Calibration:
     """Scale b and drift t with min_t E|exp(bX + t) - 1| = rho (see the module docstring):
-    Newton in b on H(b) = rho at q = q(rho), then t = -b q.  Cached per (rho, dps)."""
+    Newton in b on H(b) = rho at q = q(rho), then t = -b q, at the ambient precision (or ``dps``
+    digits).  Cached per (rho, precision)."""
     rho = validate.real("rho", rho, lo=0, hi=1)
-    dps = mp.dps if dps is None else validate.count("dps", dps, lo=10)
-    with mp.workdps(dps + 10):
-        key = mpmath.nstr(mpmath.mpf(rho), dps + 8)
-    return _calibrate_cached(key, dps)
+    with at_dps(dps):
+        target = mp.dps
+        with guard_digits(CALIBRATION_GUARD_DIGITS):
+            key = mpmath.nstr(mpmath.mpf(rho), target + 8)
+    return _calibrate_cached(key, target)
 
 
 # ============================================================================================
@@ -353,7 +362,7 @@ class AiryLogMechanism(CountMechanism):
         return _rho(self.r0, self.c)
 
     def calibration(self) -> Calibration:
-        return calibrate(self.rho, mp.dps)
+        return calibrate(self.rho)
 
     def mp_b(self):
         return self.calibration().b
@@ -364,14 +373,14 @@ class AiryLogMechanism(CountMechanism):
     @property
     def b(self) -> float:
         """The scale as a float; refused when float64 cannot hold it (mp_b() has it)."""
-        with mp.workdps(30):
+        with mp.workdps(FLOAT_DPS):
             return validate.to_float(f"b for r0 = {self.r0}, c = {self.c}", self.mp_b(),
                                      "mp_b() returns it at full precision")
 
     @property
     def t(self) -> float:
         """The drift as a float; refused when float64 cannot hold it (mp_t() has it)."""
-        with mp.workdps(30):
+        with mp.workdps(FLOAT_DPS):
             return validate.to_float(f"t for r0 = {self.r0}, c = {self.c}", self.mp_t(),
                                      "mp_t() returns it at full precision")
 

@@ -260,7 +260,8 @@ def choice(name: str, x, options):
 
 
 def dps(x, name: str = "dps") -> int:
-    """A working precision in decimal digits, in [DPS_MIN, DPS_MAX]."""
+    """A working precision in decimal digits, in [DPS_MIN, DPS_MAX]: the one rule for every ``dps``
+    argument of the library (:func:`countdp.numerics.precision.at_dps`) and for ``--dps``."""
     return count(name, x, lo=DPS_MIN, hi=DPS_MAX)
 
 

@@ -1,0 +1,56 @@
+"""Tests of countdp.laws.airy.expectation and .gauss_legendre: E g(X) by tanh-sinh and on the
+Gauss-Legendre grid (1e-25 at dps 30), the fold edges, the float64 score CGF against mpmath and
+the Arb pass of the grid.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+from mpmath import mp
+
+from countdp.laws import airy
+from countdp.laws.airy import expectation
+
+
+@pytest.mark.mp_dps(30)
+def test_mp_expect_and_gauss_legendre_grid():
+    one = airy.mp_expect(lambda x: 1)
+    assert abs(one.value - 1) < mp.mpf("1e-27") and one.error < mp.mpf("1e-25")
+    half = airy.mp_expect(lambda x: 1, half=True)
+    assert abs(half.value - mp.mpf(1) / 2) < mp.mpf("1e-27")
+    grid = airy.mp_gauss_legendre(mp.prec)
+    assert grid is airy.mp_gauss_legendre(mp.prec) and grid.tail_ok(1)
+    m, sq = grid.expect(lambda x: (abs(x), x * x))
+    c = airy.airy_constants(30)
+    assert abs(m.value - c.mean_abs) < mp.mpf("1e-25") and abs(sq.value - c.second_moment) < mp.mpf("1e-25")
+
+
+def test_fold_edges():
+    e = airy.fold_edges()
+    assert e[0] == 0 and e[-1] == expectation.FOLD_WINDOW and np.all(np.diff(e) > 0)
+    assert 0.3 in airy.fold_edges(0.3) and 0.3 not in e
+
+
+def test_score_cgf_float_matches_mpmath():
+    for u in (1e-3, 0.7, 5.0, 300.0):
+        K = airy.score_cgf_float(u)
+        Km = airy.score_cgf(u, 30)
+        assert abs(K.value - float(Km)) <= 1e-13 * abs(K.value) + K.error
+
+
+@pytest.mark.parametrize("b, q", [("0.0368", "0.05"), ("1.24", "1.3"), ("1e-7", "1e-7"), ("0.6", "-0.2")])
+def test_tilted_sign_moments_in_balls_equal_the_mpmath_pass(b, q):
+    """The Arb pass over the grid gives the mpmath pass's values (same rule) to the precision."""
+    with mpmath.workdps(40):
+        grid = airy.mp_gauss_legendre(mpmath.mp.prec)
+        b, q = mpmath.mpf(b), mpmath.mpf(q)
+
+        def g(x):
+            e = mpmath.expm1(b * x)
+            return (e, x * (e + 1)) if x > q else (-e, -x * (e + 1))
+
+        for ref, new in zip(grid.expect(g, split=q), grid.tilted_sign_moments(b, q)):
+            assert abs(ref.value - new.value) <= 1e-38 * abs(ref.value)
+            assert abs(ref.error - new.error) <= 1e-3 * ref.error

@@ -1,0 +1,98 @@
+"""Tests of countdp.laws.airy.law: AiryLaw (b X + t) against the standard law, as a location law,
+and input validation.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from mpmath import mp
+
+from countdp.laws import airy
+
+
+@pytest.mark.mp_dps(30)
+def test_airylaw_scale_location():
+    law = airy.AiryLaw(b=0.3, t=-1.2)
+    y = np.array([-3.0, -1.2, -1.0, 0.5])
+    x = (y + 1.2) / 0.3
+    assert np.allclose(law.pdf(y), airy.pdf(x) / 0.3, rtol=1e-15)
+    assert np.allclose(law.logpdf(y), airy.logpdf(x) - math.log(0.3), rtol=1e-15)
+    assert np.allclose(law.cdf(y), airy.cdf(x), rtol=1e-15)
+    assert np.allclose(law.sf(y), airy.sf(x), rtol=1e-15)
+    assert np.allclose(law.score(y), airy.score(x) / 0.3, rtol=1e-15)
+    assert np.allclose(law.ppf(law.cdf(y)), y, rtol=1e-10)
+    x_mp = (mp.mpf(0.5) - mp.mpf(-1.2)) / mp.mpf(0.3)
+    assert abs(law.mp_logpdf(0.5) - (airy.mp_logpdf(x_mp) - mp.log(mp.mpf(0.3)))) < mp.mpf("1e-25")
+    c = airy.float_constants()
+    assert law.mean == -1.2
+    assert law.var == pytest.approx(0.09 * c.second_moment)
+    assert law.mean_abs == pytest.approx(0.3 * c.mean_abs)
+    assert law.fisher == pytest.approx(c.fisher / 0.09)
+    assert law.mean_abs**2 * law.fisher / 2 == pytest.approx(c.m2I_half, rel=1e-14)
+    s = law.sample(np.random.default_rng(1), 20000)
+    assert abs(np.mean(np.abs(s + 1.2)) - law.mean_abs) < 5 * np.std(np.abs(s + 1.2)) / math.sqrt(s.size)
+
+
+@given(st.floats(min_value=1e-3, max_value=1e3), st.floats(min_value=-1e3, max_value=1e3),
+       st.floats(min_value=-5, max_value=5))
+
+
+@settings(max_examples=100, deadline=None)
+def test_airylaw_change_of_variables(b, t, x):
+    law = airy.AiryLaw(b, t)
+    y = t + b * x
+    assert law.logpdf(y) == pytest.approx(airy.logpdf((y - t) / b) - math.log(b), rel=1e-12, abs=1e-12)
+    assert law.cdf(y) == pytest.approx(airy.cdf((y - t) / b), rel=1e-12, abs=1e-300)
+
+
+@pytest.mark.parametrize("b", [0.0, -1.0, float("nan"), float("inf")])
+def test_airylaw_rejects_bad_scale(b):
+    with pytest.raises(ValueError, match="^b must"):
+        airy.AiryLaw(b=b)
+
+
+def test_bad_inputs_raise():
+    with pytest.raises(ValueError, match="^t must"):
+        airy.AiryLaw(t=float("nan"))
+    law = airy.AiryLaw()
+    with pytest.raises(ValueError, match="size must be an integer >= 0"):
+        law.sample(np.random.default_rng(0), -1)
+    with pytest.raises(ValueError, match="size must be an integer >= 0"):
+        airy.sample(np.random.default_rng(0), (2, -3))
+    with pytest.raises(ValueError, match="rng must be a numpy.random.Generator"):
+        airy.sample(np.random.RandomState(0), 3)
+    with pytest.raises(ValueError, match="y must be real"):
+        law.pdf([0.0, np.nan])
+    with pytest.raises(ValueError, match="x must be real"):
+        airy.logpdf(np.nan)
+    with pytest.raises(ValueError, match="x must be a real"):
+        airy.mp_logpdf(mp.nan)
+    with pytest.raises(ValueError, match=r"^dps must be an integer in \[5, 100\]"):
+        airy.airy_constants(2)
+    with pytest.raises(ValueError, match="^u must"):
+        airy.score_cgf(-1.0, 20)
+    with pytest.raises(ValueError, match="^k must"):
+        airy.score_moment(0, 20)
+
+
+# ---------------------------------------------------------------------------------------------
+# the law as a countdp.laws object, expectations, the float64 score CGF
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.mp_dps(30)
+def test_airylaw_is_a_location_law():
+    law = airy.AiryLaw(b=0.5, t=2.0)
+    d = law.density
+    assert d.location_family is airy.STANDARD and d.loc == 2.0 and d.scale == 0.5
+    assert d.breakpoints == (2.0,)
+    y = np.array([1.0, 2.0, 3.5])
+    assert np.allclose(d.logpdf(y), law.logpdf(y), rtol=1e-15)
+    assert abs(d.mp_logpdf(mp.mpf(3)) - law.mp_logpdf(3)) < mp.mpf("1e-28")
+    # an exact location stays exact for the mpmath routes
+    exact = airy.AiryLaw(t=mp.mpf("1e-20"))
+    assert exact.density.loc == mp.mpf("1e-20") and exact.t == 1e-20

@@ -1,0 +1,36 @@
+"""Tests of countdp.laws.airy.moments: the normalisation, moments and score moments by quadrature
+against the closed forms (1e-25 at dps 30), the score moment ratios and the small-u expansion of the
+score CGF.
+"""
+
+from __future__ import annotations
+
+from mpmath import mp
+
+from countdp.laws import airy
+
+
+def test_normalisation_and_moments_by_quadrature():
+    c = airy.airy_constants(30)
+    one = airy.abs_moment(0, 30, error=True)
+    assert abs(one.value - 1) < mp.mpf("1e-25") and one.error < mp.mpf("1e-25")
+    assert abs(airy.abs_moment(1, 30) - c.mean_abs) < mp.mpf("1e-25")
+    assert abs(airy.second_moment(30) - c.second_moment) < mp.mpf("1e-25")
+    assert abs(airy.score_moment(1, 30) - c.fisher) < mp.mpf("1e-25")
+
+
+def test_score_moment_ratios_below_one_and_decreasing():
+    ratios = []
+    for k in range(2, 31):
+        r = airy.score_moment_ratio(k, 20, error=True)
+        assert r.value + r.error < 1
+        ratios.append(r.value)
+    assert all(b < a for a, b in zip(ratios, ratios[1:]))
+    assert abs(airy.score_moment_ratio(1, 20) - 1) < mp.mpf("1e-18")
+    # small-u expansion: K/u^2 = I/2 + kappa4 u^2 / 24, kappa4 = E s^4 - 3 I^2 < 0
+    c = airy.airy_constants(20)
+    with mp.workdps(20):
+        kappa4 = (ratios[0] - 1) * 3 * c.fisher**2
+        u = mp.mpf("1e-3")
+        K = airy.score_cgf(u, 20)
+        assert abs((K / u**2 - c.fisher / 2) / (kappa4 * u**2 / 24) - 1) < mp.mpf("1e-4")

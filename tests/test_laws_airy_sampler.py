@@ -1,0 +1,51 @@
+"""Tests of countdp.laws.airy.sampler: the exact sampler (KS p-value > 1e-3 and moments at 5
+standard errors with fixed seeds), its determinism and its envelope.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from countdp.laws import airy
+from countdp.laws.airy import sampler
+
+
+@pytest.fixture(scope="module")
+def draws():
+    return airy.sample(np.random.default_rng(20240607), 10**6)
+
+
+def test_sampler_ks(draws):
+    assert draws.shape == (10**6,)
+    res = stats.kstest(draws, airy.cdf)
+    assert res.pvalue > 1e-3
+
+
+def test_sampler_moments(draws):
+    c = airy.float_constants()
+    n = draws.size
+    for values, target in ((np.abs(draws), c.mean_abs), (draws**2, c.second_moment), (draws, 0.0)):
+        se = values.std(ddof=1) / math.sqrt(n)
+        assert abs(values.mean() - target) < 5 * se
+
+
+def test_sampler_determinism_and_shape():
+    a = airy.sample(np.random.default_rng(7), (3, 5))
+    b = airy.sample(np.random.default_rng(7), (3, 5))
+    assert a.shape == (3, 5) and np.array_equal(a, b)
+    assert airy.sample(np.random.default_rng(7), 0).shape == (0,)
+    assert not np.array_equal(a, airy.sample(np.random.default_rng(8), (3, 5)))
+
+
+def test_sampler_envelope_and_acceptance():
+    y = np.concatenate([np.linspace(0, 60, 600001), np.geomspace(60, 1e6, 1000)])
+    assert np.all(sampler._log_envelope(y) >= math.log(2) + airy.logpdf(y))
+    rate = airy.sampler_acceptance_rate()
+    assert 0.98 < rate < 1
+    _, _, ok = sampler._propose_abs(np.random.default_rng(3), 10**6)
+    se = math.sqrt(rate * (1 - rate) / ok.size)
+    assert abs(ok.mean() - rate) < 5 * se

@@ -1,0 +1,126 @@
+"""Tests of countdp.laws.airy.mp_values, .asymptotics and .float_values: the density, score and tails
+in float64 against mpmath at 1e-14 relative (1e-13 for the survival function below z = 12, where
+Ai'^2 - z Ai^2 cancels ~2 digits), symmetry, the quantile, derivatives and log-concavity.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from mpmath import mp
+
+from countdp.laws import airy
+
+TAIL_POINTS = [0.0, 0.5, 2.0, 10.0, 12.9, 13.02, 13.1, 100.0, 1e4, 1e6]
+
+
+@pytest.mark.parametrize("x", TAIL_POINTS)
+@pytest.mark.mp_dps(40)
+def test_logpdf_score_tail_stability(x):
+    lf = airy.logpdf(x)
+    assert np.isfinite(lf)
+    ref = airy.mp_logpdf(x)
+    assert abs(lf - float(ref)) <= 1e-14 * max(1.0, abs(float(ref)))
+    for xx in (x, -x):
+        s, ms = airy.score(xx), airy.mp_score(xx)
+        assert abs(s - float(ms)) <= 1e-14 * max(abs(float(ms)), 1e-300)
+    ls, mls = airy.logsf(x), mp.log(airy.mp_sf(x))
+    assert abs(ls - float(mls)) <= 2e-13 * max(1.0, abs(float(mls)))
+    if x < 30:
+        assert airy.sf(x) == pytest.approx(float(airy.mp_sf(x)), rel=2e-13)
+
+
+@pytest.mark.mp_dps(40)
+def test_tiny_x_score_keeps_relative_accuracy():
+    for x in (1e-300, 1e-12, 1e-3, 0.07):
+        assert airy.score(x) == pytest.approx(float(airy.mp_score(x)), rel=1e-14)
+    assert airy.score(0.0) == 0.0
+    assert airy.score(1e-300) == pytest.approx(2 * -airy.float_constants().a1p * 1e-300, rel=1e-14)
+
+
+def test_extreme_arguments():
+    assert airy.logpdf(np.inf) == -np.inf and airy.pdf(-np.inf) == 0.0
+    assert airy.cdf(np.inf) == 1.0 and airy.cdf(-np.inf) == 0.0
+    assert airy.score(np.inf) == np.inf and airy.score(-np.inf) == -np.inf
+    # far beyond scipy.special.airye's range (NaN there for z > 2^20)
+    x = 1e12
+    assert np.isfinite(airy.logpdf(x)) and airy.logpdf(x) == pytest.approx(-(4 / 3) * x**1.5, rel=1e-5)
+    assert airy.score(x) == pytest.approx(2 * math.sqrt(x + airy.float_constants().a1p), rel=1e-12)
+
+
+@pytest.mark.mp_dps(30)
+def test_cdf_against_quadrature():
+    for x in (-6.0, -2.5, -0.4, 0.0, 0.3, 1.7, 4.0, 9.0):
+        q = mp.quad(airy.mp_pdf, [-mp.inf, min(x, 0), x] if x > 0 else [-mp.inf, x])
+        assert abs(airy.mp_cdf(x) - q) < mp.mpf("1e-25"), x
+        assert airy.cdf(x) == pytest.approx(float(q), rel=2e-13, abs=0)
+    assert airy.cdf(0.0) == 0.5 and airy.sf(0.0) == 0.5
+    assert abs(airy.mp_cdf(0) - mp.mpf(1) / 2) < mp.mpf("1e-28")
+    # the tail mass beyond 5 by quadrature vs the antiderivative route in float
+    q = mp.quad(lambda x: airy.mp_pdf(x), [5, 10, mp.inf])
+    assert airy.sf(5.0) == pytest.approx(float(q), rel=1e-13)
+
+
+@given(st.floats(min_value=-60, max_value=60, allow_nan=False))
+@settings(max_examples=200, deadline=None)
+def test_symmetry_and_monotonicity(x):
+    assert airy.pdf(x) == airy.pdf(-x)
+    assert airy.score(-x) == -airy.score(x)
+    c = airy.cdf(x)
+    assert 0.0 <= c <= 1.0
+    assert c + airy.cdf(-x) == pytest.approx(1.0, abs=1e-15)
+    assert airy.cdf(x + 0.01) >= c
+
+
+@given(st.floats(min_value=0, max_value=25, allow_nan=False))
+@settings(max_examples=200, deadline=None)
+def test_ppf_inverts_cdf(x):
+    # use the lower tail, where p = cdf(-x) carries full relative precision (1 - p would not)
+    p = airy.cdf(-x)
+    if p > 1e-300:
+        assert airy.ppf(p) == pytest.approx(-x, rel=1e-11, abs=1e-13)
+        # upper tail: 1 - p carries an absolute rounding error <= 2^-53, i.e. dx <~ 2^-53 / f(x)
+        if 1 - p < 1:
+            assert abs(airy.ppf(1 - p) - x) <= 1e-11 * x + 1e-13 + 2.0**-52 / airy.pdf(x)
+
+
+def test_ppf_edges():
+    assert airy.ppf(0.5) == 0.0
+    assert airy.ppf(0.0) == -np.inf and airy.ppf(1.0) == np.inf
+    x = airy.ppf(np.array([1e-300, 1e-20, 0.25]))
+    assert np.allclose(airy.cdf(x) / np.array([1e-300, 1e-20, 0.25]), 1.0, rtol=1e-12)
+    with pytest.raises(ValueError, match="p must lie in"):
+        airy.ppf(1.5)
+    with pytest.raises(ValueError, match="p must lie in"):
+        airy.ppf(np.nan)
+
+
+@pytest.mark.mp_dps(30)
+def test_score_is_derivative_of_logpdf():
+    for x in (0.2, 1.0, 3.0, 11.0, 14.0, 50.0):
+        d = mp.diff(airy.mp_logpdf, mp.mpf(x))
+        assert abs(airy.mp_score(x) + d) < mp.mpf("1e-20") * max(1, abs(d))
+    # float: central differences with h = 1e-5 (error ~ h^2 |s''| + eps/h ~ 1e-9)
+    xs = np.array([-7.0, -1.3, 0.4, 2.2, 12.5, 13.5, 40.0])
+    h = 1e-5
+    fd = -(airy.logpdf(xs + h) - airy.logpdf(xs - h)) / (2 * h)
+    assert np.allclose(airy.score(xs), fd, rtol=1e-7, atol=1e-7)
+
+
+@pytest.mark.mp_dps(25)
+def test_log_concavity_on_grid():
+    x = np.concatenate([np.linspace(0, 40, 40001), np.geomspace(40, 1e8, 2000)[1:]])
+    s = airy.score(x)
+    assert np.all(np.diff(s) > 0)
+    for x in (0.0, 0.5, 3.0, 30.0):  # s'(x) = 2 R'(z) = 2 (R^2 - z) > 0
+        assert mp.diff(airy.mp_score, mp.mpf(x) + mp.mpf("1e-3")) > 0
+
+
+@pytest.mark.mp_dps(30)
+def test_score_prime_is_the_derivative_of_the_score():
+    for x in (0.05, 0.7, 3.0, 20.0, -2.0):
+        d = mp.diff(airy.mp_score, mp.mpf(x))
+        assert airy.score_prime(x) == pytest.approx(float(d), rel=1e-12)
