@@ -57,7 +57,7 @@ r0 (n+c)/(1+c) (Theorem 3.1(i)) and, with --r, the target r max(n, 1) of eq (2).
 
 Values are computed at --dps digits at full range (no inf or 0.0 for a value beyond float64);
 the text shows --digits significant digits, --json all of them, as JSON numbers, with the
-parameters echoed. The Python API is countdp.calculator (budget.guarantee, solve_r0)."""
+parameters echoed. The Python API is countdp.calculator.budget (guarantee, solve_r0)."""
 
 _BUDGET_EXAMPLES = """\
   countdp budget --r0 0.05 --c 1 --n 10 --delta 1e-6      # every eps, tightest first
@@ -116,7 +116,6 @@ def add_parser(sub) -> None:
     sp.add_argument("--verbose", "-v", action="store_true",
                     help="say how each conversion was computed, with its error bound")
     sp.set_defaults(func=cmd_budget)
-
 
 
 def cmd_budget(args) -> int:
