@@ -11,6 +11,8 @@ from countdp import formulas
 
 CASES = [
     (formulas.bun_steinke_epsilon, ("0.01", "1e-6")),
+    (formulas.bun_steinke_delta, ("0.01", "1.3")),
+    (formulas.bun_steinke_delta, ("0.5", "0.25")),
     (formulas.cks_log_delta_at, ("0.1", "1.3", "3.5")),
     (formulas.cks_log_delta_slope, ("0.1", "1.3", "3.5")),
     (formulas.gaussian_profile, ("0.7", "0.25")),
@@ -20,6 +22,15 @@ CASES = [
 @pytest.mark.parametrize("f, args", CASES, ids=[f"{f.__name__}{args}" for f, args in CASES])
 def test_fp_mp_ball_agree(f, args):
     assert_fp_mp_ball_agree(f, args)
+
+
+def test_bun_steinke_delta_inverts_its_eps():
+    """delta(eps(delta)) = delta, and 1 at eps <= rho."""
+    with mpmath.workdps(30):
+        rho, delta = mpmath.mpf("0.01"), mpmath.mpf("1e-6")
+        eps = formulas.bun_steinke_epsilon(rho, delta)
+        assert abs(formulas.bun_steinke_delta(rho, eps) / delta - 1) < 1e-25
+        assert formulas.bun_steinke_delta(rho, rho / 2) == 1
 
 
 def test_cks_slope_is_the_derivative():

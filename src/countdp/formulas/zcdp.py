@@ -1,7 +1,8 @@
 """Closed forms of zCDP accounting (Section 5.1): the conversions of a rho-zCDP guarantee to
 approximate differential privacy, and the privacy profile of two equal-variance Gaussians.
 
-* Bun-Steinke: rho-zCDP gives ``(rho + 2 sqrt(rho log(1/delta)), delta)``-DP.
+* Bun-Steinke: rho-zCDP gives ``(rho + 2 sqrt(rho log(1/delta)), delta)``-DP; inverted, the
+  delta at a given eps is ``exp(-(eps - rho)^2 / (4 rho))`` for eps > rho (1 below).
 * Canonne-Kamath-Steinke, applied to ``D_alpha = alpha rho``: for every order ``alpha > 1``,
   ``delta(eps) <= exp((alpha-1)(alpha rho - eps)) / (alpha-1) * (1 - 1/alpha)^alpha``; the log of
   the bound and its derivative in ``alpha`` are closed forms (the optimisation over ``alpha`` is
@@ -23,6 +24,15 @@ def bun_steinke_epsilon(ctx, rho, delta):
     (rho + 2 sqrt(rho log(1/delta)), delta)-DP for 0 < delta < 1."""
     rho = ctx.convert(rho)
     return rho + 2 * ctx.sqrt(rho * ctx.log(1 / ctx.convert(delta)))
+
+
+@formula
+def bun_steinke_delta(ctx, rho, eps):
+    """The Bun-Steinke conversion inverted: the delta at which rho-zCDP (rho > 0) gives eps,
+    exp(-(eps - rho)_+^2 / (4 rho)) (solving eps = rho + 2 sqrt(rho log(1/delta)); 1 for eps <= rho)."""
+    rho = ctx.convert(rho)
+    gap = ctx.pos(ctx.convert(eps) - rho)
+    return ctx.exp(-gap * gap / (4 * rho))
 
 
 @formula

@@ -23,15 +23,13 @@ import types
 import tempfile
 from pathlib import Path
 
+from countdp.numerics.options import (DEFAULT_DPS, CLIError, dps_option as _dps, option as _option,
+                                      parse_float as _float, parse_int as _int, subcommand as _sub)
+
 PROG = "countdp"
-DEFAULT_DPS = 30
 DEFAULT_SEED = 20260715
 DEFAULT_TIME_LIMIT = 3600.0
 TIME_LIMIT_MAX = 1e6  # 11.6 days; setitimer overflows near 1e10
-
-
-class CLIError(Exception):
-    """A clean error: printed as ``countdp: error: <message>``, exit 2."""
 
 
 def _root(args) -> Path:
@@ -88,45 +86,8 @@ def _writable_dir(path: Path, option: str) -> Path:
 # --------------------------------------------------------------------------------------------
 
 
-def _option(check):
-    """An argparse ``type`` from a validation function (ValueError -> a usage error)."""
-    def parse(text: str):
-        try:
-            return check(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-    parse.__name__ = check.__name__.strip("_")
-    return parse
-
-
-def _int(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"must be {what}, got {text[:40]!r}") from None
-
-
-def _float(text: str, what: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise ValueError(f"must be {what}, got {text[:40]!r}") from None
-
-
 def jobs_max() -> int:
     return 4 * max(os.cpu_count() or 1, 1)
-
-
-@_option
-def _dps(text):
-    """--dps: decimal digits, in the one range of the library (countdp.numerics.validate.dps)."""
-    from countdp.numerics import validate
-
-    try:
-        n = int(text)
-    except ValueError:
-        n = text  # refused by validate.dps, with the same message as an integer out of range
-    return validate.dps(n)
 
 
 @_option
@@ -165,24 +126,6 @@ def _time_limit(text):
     if not 0 < x <= TIME_LIMIT_MAX:  # NaN fails too
         raise ValueError(f"must be {what}, got {text}")
     return x
-
-
-@_option
-def _delta(text):
-    x = _float(text, "a number in (0, 1)")
-    if not 0 < x < 1:  # NaN fails too
-        raise ValueError(f"must lie in (0, 1), got {text}")
-    return x
-
-
-@_option
-def _real(text):
-    return _float(text, "a real number")
-
-
-@_option
-def _count(text):
-    return _int(text, "an integer >= 0")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -385,236 +328,16 @@ def cmd_figures(args) -> int:
     return 0 if all(not sr.results for sr in run.scripts) else 1
 
 
-def _calculator():
-    try:
-        from countdp.mechanisms import calculator
-    except ImportError as exc:
-        raise CLIError(f"the budget command needs countdp.mechanisms.calculator, which is not "
-                       f"available: {exc}") from None
-    return calculator
-
-
-def _g(x, digits: int) -> str:
-    """A number for the terminal: ``digits`` significant digits at full range, 0 as 0."""
-    import mpmath
-
-    if x is None:
-        return "-"
-    if not isinstance(x, mpmath.mpf):
-        x = mpmath.mpf(x)  # (an mpf is kept: converting would round it to the current precision)
-    if mpmath.isinf(x):
-        return "infinite"
-    return "0" if x == 0 else mpmath.nstr(x, digits, min_fixed=-4, max_fixed=digits)
-
-
-def _releases_text(k: int) -> str:
-    return f"{k} release" + ("s" if k != 1 else "")
-
-
-def _budget_block(b, row, args, digits: int) -> list[str]:
-    """The guarantee on one edge, every conversion labelled, tightest first, and the utility."""
-    k = b.releases
-    lines = [f"edge ({row.edge[0]}, {row.edge[1]}), n={row.n}: the guarantee holds for every "
-             f"count >= {row.n}",
-             f"  v(n)              {_g(row.v, digits)}   (eqs 5-6: the zCDP rho of one release)"]
-    if k > 1:
-        lines.append(f"  rho = {k} v(n)      {_g(row.rho, digits)}   ({_releases_text(k)} composed)")
-    for what, attr, given in (("eps", "eps", b.delta), ("delta", "delta", b.eps)):
-        if given is None:
-            continue
-        at = f"delta = {b.delta:g}" if what == "eps" else f"eps = {b.eps:g}"
-        lines.append(f"  {what} at {at}, tightest first:")
-        texts = [_g(getattr(cv, attr), digits) if getattr(cv, attr) is not None else "not computed"
-                 for cv in row.conversions]
-        w = max(14, *(len(t) + 2 for t in texts))
-        for cv, txt in zip(row.conversions, texts):
-            val = getattr(cv, attr)
-            err = getattr(cv, attr + "_error")
-            lines.append(f"    {txt:<{w}}{cv.label}")
-            detail = cv.note if val is None else cv.how
-            if args.verbose or val is None or cv.note:
-                lines.append(f"    {'':<{w}}  ({detail}" + (f"; error <= {_g(err, 2)}" if
-                                                           val is not None and err else "") + ")")
-                if cv.note and val is not None:
-                    lines.append(f"    {'':<{w}}  ({cv.note})")
-    exact = "exact" if row.expected_error_exact else "eq (9): an upper bound, the clipping term underflows"
-    rel = row.expected_error / max(row.n, 1)
-    lines.append(f"  E|Y - n|          {_g(row.expected_error, digits)}   (expected absolute error of "
-                 f"the released count, {exact}; / max(n, 1) = {_g(rel, 3)})")
-    lines.append(f"  r0 (n+c)/(1+c)    {_g(row.error_bound, digits)}   (its bound, Theorem 3.1(i))")
-    if row.target is not None:
-        lines.append(f"  r max(n, 1)       {_g(row.target, digits)}   (the utility target of eq (2))")
-    return lines
-
-
-def _budget_table(b, digits: int) -> list[str]:
-    """One row per n: n, v(n), rho, eps of each conversion (and delta), E|Y - n|, the bounds."""
-    cols = [("n", lambda r: str(r.n) if r.n < 10 ** 9 else _g(r.n, 4)), ("v(n)", lambda r: _g(r.v, digits))]
-    if b.releases > 1:
-        cols.append((f"rho={b.releases}v", lambda r: _g(r.rho, digits)))
-    short = {"exact": "exact", "cks": "CKS", "bun-steinke": "BS"}
-    for what, given in (("eps", b.delta), ("delta", b.eps)):
-        if given is None:
-            continue
-        for m in ("exact", "cks", "bun-steinke"):
-            def cell(r, m=m, what=what):
-                cv = next(c for c in r.conversions if c.method == m)
-                val = getattr(cv, what)
-                mark = "*" if (cv.upper_bound and val is not None) else ""
-                return (_g(val, digits) + mark) if val is not None else "-"
-            cols.append((f"{what} {short[m]}", cell))
-    cols.append(("E|Y-n|", lambda r: _g(r.expected_error, digits) + ("*" if not r.expected_error_exact else "")))
-    cols.append(("r0(n+c)/(1+c)", lambda r: _g(r.error_bound, digits)))
-    if b.r is not None:
-        cols.append(("r max(n,1)", lambda r: _g(r.target, digits)))
-    cells = [[f(r) for _, f in cols] for r in b.rows]
-    w = [max(len(h), *(len(c[j]) for c in cells)) for j, (h, _) in enumerate(cols)]
-    out = ["  ".join(f"{h:>{w[j]}}" for j, (h, _) in enumerate(cols))]
-    out += ["  ".join(f"{c[j]:>{w[j]}}" for j in range(len(cols))) for c in cells]
-    notes = []
-    if any(cv.upper_bound for r in b.rows for cv in r.conversions):
-        notes.append("* exact: the profile of the unclipped releases, an upper bound (the clipped "
-                     "mass is not negligible there; --json has the bracket)")
-    if any(not r.expected_error_exact for r in b.rows):
-        notes.append("* E|Y-n|: eq (9), an upper bound (the clipping term underflows)")
-    return out + notes
-
-
-def _budget_header(b, r0_text: str | None = None) -> list[str]:
-    r = f", r = {b.r:g}" if b.r is not None else ""
-    if r0_text is None:
-        r0_text = f"{b.r0:g}" if isinstance(b.r0, float) else _g(b.r0, 6)
-    r0 = r0_text
-    return [f"shifted log-Gaussian mechanism (eqs 3-6): r0 = {r0}, c = {b.c:g}{r}, "
-            f"{_releases_text(b.releases)}",
-            f"  sigma             {_g(b.sigma, 6)}   (eq 3)",
-            f"  v(0) = v(1)       {_g(b.v0, 6)}   (the edge (0, 1): the guarantee for every count)"]
-
-
-def _plot(args, calc, r0, b) -> None:
-    ns = [row.n for row in b.rows if row.n >= 1]
-    marks: list[int] = []
-    if len(ns) < 2:  # one count: the curves over 1..10^6 (or beyond), the count marked
-        marks = ns
-        top = max([10 ** 6] + [100 * k for k in ns])
-        ns = calc.parse_counts(f"1:{top}:log8")
-    else:  # the user's counts, and enough between them for a curve
-        ns = sorted(set(ns) | set(calc.parse_counts(f"{ns[0]}:{ns[-1]}:log8")))
-    delta = args.delta if args.delta is not None else 1e-6
-    try:
-        path = calc.plot(args.plot, r0, args.c, ns, delta=delta, releases=args.releases, marks=marks)
-    except (OSError, ValueError) as exc:
-        raise CLIError(f"--plot {args.plot}: {exc}") from None
-    print(f"plot: {path}" + ("" if args.delta is not None else " (eps at delta = 1e-6: --delta sets it)"),
-          file=sys.stderr)
-
-
-def cmd_budget(args) -> int:
-    import mpmath
-
-    with mpmath.workdps(args.dps):  # printing too: a number is never re-rounded to 15 digits
-        return _cmd_budget(args)
-
-
-def _cmd_budget(args) -> int:
-    calc = _calculator()
-    digits = min(args.digits, args.dps)
-    if args.target_rho is not None or args.target_eps is not None:
-        return _cmd_solve(args, calc, digits)
-    if args.r0 is None:
-        raise CLIError("budget needs --r0 (or --target-rho / --target-eps to solve for it)")
-    try:
-        b = calc.guarantee(args.r0, args.c, args.n, r=args.r, delta=args.delta, eps=args.eps,
-                        releases=args.releases, dps=args.dps)
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
-    if args.json:
-        print(calc.json_text(calc.to_json(b)), end="")
-    else:
-        lines = _budget_header(b)
-        if len(b.rows) == 1:
-            lines += [""] + _budget_block(b, b.rows[0], args, digits)
-        else:
-            if b.delta is not None:
-                lines.append(f"  eps at delta = {b.delta:g}: every conversion, tightest first "
-                             "(exact profile, CKS, Bun-Steinke)")
-            lines += [""] + _budget_table(b, digits)
-        print("\n".join(lines))
-    if args.plot:
-        _plot(args, calc, args.r0, b)
-    return 0
-
-
-def _cmd_solve(args, calc, digits: int) -> int:
-    if args.r0 is not None:
-        raise CLIError("--r0 cannot be given with --target-rho / --target-eps: r0 is what they solve for")
-    if args.target_eps is not None and args.delta is None:
-        raise CLIError("--target-eps needs --delta (the eps of an (eps, delta) guarantee)")
-    if args.eps is not None:
-        raise CLIError("--eps (delta at a given eps) cannot be given with a target")
-    ns = list(args.n)
-    if args.plot and len(ns) > 1:
-        raise CLIError("--plot with a target takes one --n (each n has its own r0)")
-    sols, missed = [], []
-    for n in ns:
-        try:
-            sols.append(calc.solve_r0(n, args.c, target_rho=args.target_rho,
-                                      target_eps=args.target_eps, delta=args.delta, r=args.r,
-                                      releases=args.releases, via=args.via, dps=args.dps))
-        except calc.Unreachable as exc:
-            missed.append((n, str(exc)))
-        except ValueError as exc:
-            raise CLIError(str(exc)) from None
-    want = (f"rho = {args.target_rho:g}" if args.target_rho is not None else
-            f"eps = {args.target_eps:g} at delta = {args.delta:g} ({calc.LABELS[args.via]})")
-    if args.json:
-        out = [calc.to_json(s) for s in sols]
-        data = out[0] if len(ns) == 1 and out else {"solutions": out}
-        if missed:
-            data = dict(data, unreachable=[{"n": n, "message": m} for n, m in missed])
-        print(calc.json_text(data), end="")
-    elif len(ns) == 1 and sols:
-        s = sols[0]
-        lines = [f"target {want} on the edge at n = {s.n} (c = {args.c:g}, "
-                 f"{_releases_text(args.releases)}):",
-                 f"  r0                {_g(s.r0, digits)}   (solved: sigma = {_g(s.sigma, digits)}, "
-                 "eq 3 inverted)", ""]
-        lines += _budget_header(s.budget, _g(s.r0, digits))[1:] + [""]
-        lines += _budget_block(s.budget, s.row, args, digits)
-        print("\n".join(lines))
-    elif sols:
-        lines = [f"target {want} (c = {args.c:g}, {_releases_text(args.releases)}): r0 per n"]
-        head = ("n", "r0", "sigma", "v(n)", "eps" if args.delta is not None else "rho", "E|Y-n|",
-                "r0(n+c)/(1+c)")
-        rows = []
-        for s in sols:
-            row = s.row
-            last = row.eps if args.delta is not None else row.rho
-            rows.append((str(s.n), _g(s.r0, digits), _g(s.sigma, digits), _g(row.v, digits),
-                         _g(last, digits), _g(row.expected_error, digits), _g(row.error_bound, digits)))
-        for n, _ in missed:
-            rows.append((str(n), "unreachable", "-", "-", "-", "-", "-"))
-        rows.sort(key=lambda t: int(t[0]))
-        w = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(head)]
-        lines.append("  ".join(f"{h:>{w[j]}}" for j, h in enumerate(head)))
-        lines += ["  ".join(f"{r[j]:>{w[j]}}" for j in range(len(head))) for r in rows]
-        print("\n".join(lines))
-    for _, m in missed:
-        print(f"{PROG} budget: {m}", file=sys.stderr)
-    if args.plot and sols:
-        _plot(args, calc, float(sols[0].r0), sols[0].budget)
-    return 1 if missed else 0
-
-
 # --------------------------------------------------------------------------------------------
 # Parser
 # --------------------------------------------------------------------------------------------
 
 
-def _common(sp, seed: bool = True) -> None:
-    sp.add_argument("--root", metavar="DIR",
-                    help="project root holding paper_checks/ (default: found from the current "
-                         "directory, or $COUNTDP_ROOT)")
+def _common(sp, seed: bool = True, root: bool = True) -> None:
+    if root:
+        sp.add_argument("--root", metavar="DIR",
+                        help="project root holding paper_checks/ (default: found from the current "
+                             "directory, or $COUNTDP_ROOT)")
     sp.add_argument("--dps", type=_dps, default=DEFAULT_DPS, metavar="N",
                     help=f"working precision in decimal digits, 5..100 (default {DEFAULT_DPS})")
     if seed:
@@ -631,13 +354,6 @@ def _limit(sp) -> None:
 def _jobs_arg(sp) -> None:
     sp.add_argument("--jobs", "-j", type=_jobs_option, default=None, metavar="N",
                     help=f"worker processes, 1..{jobs_max()} (default: number of cores)")
-
-
-def _sub(sub, name: str, summary: str, description: str, examples: str, exits: str):
-    """A subcommand whose --help has a description, examples and its exit codes."""
-    epilog = "examples:\n" + examples.rstrip() + "\n\nexit status:\n" + exits.rstrip()
-    return sub.add_parser(name, help=summary, description=description, epilog=epilog,
-                          formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 _EXIT_USAGE = "  2  a usage error (a bad option value: one line on stderr, never a traceback)"
@@ -753,124 +469,8 @@ def _add_figures(sub) -> None:
     sp.set_defaults(func=cmd_figures)
 
 
-@_option
-def _counts_option(text):
-    try:
-        from countdp.mechanisms import calculator
-    except ImportError as exc:
-        raise ValueError(f"needs countdp.mechanisms.calculator, which is not available: {exc}") from None
-    return calculator.parse_counts(text)
-
-
-@_option
-def _positive(text):
-    x = _float(text, "a number > 0")
-    if not 0 < x < float("inf"):  # NaN fails too
-        raise ValueError(f"must be a finite number > 0, got {text}")
-    return x
-
-
-@_option
-def _nonnegative(text):
-    x = _float(text, "a number >= 0")
-    if not 0 <= x < float("inf"):
-        raise ValueError(f"must be a finite number >= 0, got {text}")
-    return x
-
-
-@_option
-def _releases(text):
-    what = "an integer in [1, 1e9] (the number of independent releases)"
-    n = _int(text, what)
-    if not 1 <= n <= 10 ** 9:
-        raise ValueError(f"must be {what}, got {n}")
-    return n
-
-
-@_option
-def _digits(text):
-    n = _int(text, "an integer in [1, 100]")
-    if not 1 <= n <= 100:
-        raise ValueError(f"must be an integer in [1, 100], got {n}")
-    return n
-
-
-_BUDGET_DESCRIPTION = """\
-The privacy budget of the shifted log-Gaussian mechanism (eqs 3-6) for your parameters, and
-the inverse: the r0 that meets a target guarantee.
-
-The edge convention: v(n) bounds the releases at the neighbouring counts n-1 and n (both
-orders); n = 0 is the edge (0, 1), v(0) = v(1). v decreases in n, so the guarantee at n holds
-for every count >= n; the guarantee for every count is the one at n = 0. k releases
-(--releases k) compose to rho = k v(n).
-
-With --delta every conversion to (eps, delta)-DP is printed, labelled, tightest first: the
-exact privacy profile of the released mechanism, Canonne-Kamath-Steinke (CKS) from rho, and
-Bun-Steinke from rho (each valid on its own). --eps gives delta at that eps the same way.
-Beside them: the expected absolute error E|Y - n| of the released count, its bound
-r0 (n+c)/(1+c) (Theorem 3.1(i)) and, with --r, the target r max(n, 1) of eq (2).
-
-Values are computed at --dps digits at full range (no inf or 0.0 for a value beyond float64);
-the text shows --digits significant digits, --json all of them, as JSON numbers, with the
-parameters echoed. The Python API is countdp.mechanisms.calculator (budget, solve_r0)."""
-
-_BUDGET_EXAMPLES = """\
-  countdp budget --r0 0.05 --c 1 --n 10 --delta 1e-6      # every eps, tightest first
-  countdp budget --r0 0.05 --c 1 --n 1:1e6:log --delta 1e-6   # a table over n
-  countdp budget --r0 0.05 --c 1 --n 1,10,100 --eps 1    # delta at eps = 1
-  countdp budget --c 1 --n 100 --target-eps 1 --delta 1e-6    # solve for r0
-  countdp budget --c 1 --n 100 --target-rho 0.5 --releases 4  # rho over 4 releases
-  countdp budget --r0 0.05 --c 1 --n 10 --delta 1e-6 --plot budget.png --json
-  --n takes a count (10, 1e6), a list (1,10,100) or ranges: A:B (every count), A:B:S
-  (step S), A:B:log (A, 10A, 100A, ... <= B), A:B:logK (K per decade)"""
-
-
-def _add_budget(sub) -> None:
-    sp = _sub(sub, "budget", "the privacy budget for your parameters (every conversion), or r0 "
-              "from a target",
-              _BUDGET_DESCRIPTION, _BUDGET_EXAMPLES,
-              "  0  printed\n  1  a target is unreachable: the r0 it needs is not below r (or 1); "
-              "the message says the best reachable\n  2  a usage error or a parameter out of its "
-              "range (one line on stderr)")
-    sp.add_argument("--r0", type=_real, default=None,
-                    help="calibration error level, 0 < r0 < r (0 < r0 < 1 without --r); omit it "
-                         "with --target-rho / --target-eps, which solve for it")
-    sp.add_argument("--c", type=_real, required=True, help="the shift c > 0")
-    sp.add_argument("--n", type=_counts_option, required=True, metavar="N",
-                    help="the count n >= 0 whose edge (n-1, n) is bounded: a count (10, 1e6), a "
-                         "list (1,10,100) or a range (0:100:10, 1:1e6:log); several give a table")
-    sp.add_argument("--r", type=_real, default=None,
-                    help="the utility target r, 0 < r <= 1 (adds the target r max(n, 1) of eq (2) "
-                         "and bounds r0 when solving)")
-    sp.add_argument("--delta", type=_delta, default=None,
-                    help="give eps at this delta, 0 < delta < 1, by every conversion")
-    sp.add_argument("--eps", type=_nonnegative, default=None,
-                    help="give delta at this eps >= 0, by every conversion")
-    sp.add_argument("--releases", "-k", type=_releases, default=1, metavar="K",
-                    help="K independent releases of the count, composed: rho = K v(n) (default 1)")
-    sp.add_argument("--target-rho", type=_positive, default=None, metavar="RHO",
-                    help="solve for the r0 whose rho = K v(n) at n equals RHO")
-    sp.add_argument("--target-eps", type=_positive, default=None, metavar="EPS",
-                    help="solve for the r0 whose eps at --delta equals EPS (by --via)")
-    sp.add_argument("--via", choices=("exact", "cks", "bun-steinke"), default="exact",
-                    help="the conversion --target-eps is solved with (default exact: the exact "
-                         "profile in log space, which bounds the released mechanism's)")
-    sp.add_argument("--dps", type=_dps, default=DEFAULT_DPS, metavar="N",
-                    help=f"working precision, 5..100 (default {DEFAULT_DPS}); values are computed "
-                         "to this many digits, at full range")
-    sp.add_argument("--digits", type=_digits, default=6, metavar="D",
-                    help="significant digits in the text output (default 6; --json has --dps)")
-    sp.add_argument("--json", action="store_true",
-                    help="print JSON: the parameters echoed, numbers as JSON numbers at --dps digits")
-    sp.add_argument("--plot", metavar="FILE",
-                    help="also draw v(n) and eps(n) against n (PNG), the paper's mechanism beside "
-                         "the Airy mechanism with the same r0 and c")
-    sp.add_argument("--verbose", "-v", action="store_true",
-                    help="say how each conversion was computed, with its error bound")
-    sp.set_defaults(func=cmd_budget)
-
-
 def build_parser() -> argparse.ArgumentParser:
+    from countdp.calculator import cli as calculator_cli
     from countdp.harness.provenance import provenance
 
     p = _Parser(
@@ -886,7 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the version and the git commit, and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for add in (_add_list, _add_check, _add_reproduce, _add_faults, _add_figures, _add_budget):
+    for add in (_add_list, _add_check, _add_reproduce, _add_faults, _add_figures, calculator_cli.add_parser):
         add(sub)
     return p
 
@@ -952,28 +552,23 @@ def script_main(script: str | os.PathLike | types.ModuleType, argv: list[str] | 
     --no-figures`` (checked as by the ``countdp`` command).
     Runs the script's claims in this process, prints each result, makes the figures, and
     returns 0 if all pass, 1 if any fails, 2 if any errors."""
-    import json
-
     import mpmath
 
     from countdp.harness import claims, loader, report
-    from countdp.harness.results import Settings
 
     p = _Parser(prog=str(getattr(script, "__file__", script)))
-    p.add_argument("--quick", action="store_true")
-    p.add_argument("--dps", type=_dps, default=Settings.dps)  # the rules of the countdp command
-    p.add_argument("--seed", type=_seed, default=Settings.seed)
-    p.add_argument("--time-limit", type=_time_limit, default=DEFAULT_TIME_LIMIT)
-    p.add_argument("--no-certify", action="store_true")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--quick", action="store_true", help="the quick (CI) parameter grids")
+    _common(p, root=False)  # the options and rules of the countdp command
+    _limit(p)
+    p.add_argument("--no-certify", action="store_true", help="skip interval certification")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--figures", default=None, help="figures directory (default: figures/)")
-    p.add_argument("--no-figures", action="store_true")
+    p.add_argument("--no-figures", action="store_true", help="do not make figures")
     a = p.parse_args(argv)
     module = script if isinstance(script, types.ModuleType) else loader.load_script(script)
     path = Path(module.__file__)
     figdir = a.figures or str(path.resolve().parent.parent / "figures")
-    settings = Settings(quick=a.quick, dps=a.dps, seed=a.seed, figures_dir=figdir,
-                        certify=not a.no_certify, time_limit=a.time_limit)
+    settings = _settings(a, figdir)
     results = [claims.run_check(sp, settings) for sp in claims.checks_in(module)]
     if a.json:
         with mpmath.workdps(settings.dps):

@@ -21,6 +21,7 @@ from typing import Any, Iterable
 import mpmath
 import numpy as np
 
+from ..numerics.digits import significant
 from .catalogue import CATALOGUE
 
 STATUS_ORDER = ("pass", "fail", "error")  # worst last
@@ -59,9 +60,7 @@ def fmt(x: Any, digits: int | None = None) -> Any:
             return "inf" if x > 0 else "-inf"
         return repr(x)
     if isinstance(x, mpmath.mpf):
-        if mpmath.isinf(x):
-            return "inf" if x > 0 else "-inf"
-        return mpmath.nstr(x, digits or max(15, mpmath.mp.dps), min_fixed=-4, max_fixed=6)
+        return "0.0" if x == 0 else significant(x, digits or max(15, mpmath.mp.dps), max_fixed=6)
     if hasattr(x, "__float__"):
         return fmt(float(x))
     return str(x)

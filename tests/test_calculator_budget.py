@@ -1,21 +1,18 @@
-"""countdp.mechanisms.calculator, the budget calculator behind ``countdp budget``: checked against
+"""countdp.calculator.budget, the budget calculator behind ``countdp budget``: checked against
 independent closed forms written here in float64 (scipy), the exact Gaussian profile, a float64
 quadrature of the released laws, and round trips of the inverse."""
 
 from __future__ import annotations
 
 import doctest
-import json
 import math
-from decimal import Decimal
 
 import mpmath
-import numpy as np
 import pytest
 from scipy import integrate, optimize, special, stats
 
-from countdp.mechanisms import calculator
-from countdp.mechanisms.calculator import Unreachable, guarantee, parse_counts, solve_r0
+from countdp.calculator import budget, counts
+from countdp.calculator.budget import Unreachable, guarantee, solve_r0
 
 
 # ---- independent float64 closed forms --------------------------------------------------------
@@ -63,11 +60,11 @@ def released_delta_f(r0, c, lo, hi, eps):
 
 
 def test_doctests():
-    res = doctest.testmod(calculator, optionflags=doctest.ELLIPSIS)
-    assert res.attempted >= 10 and res.failed == 0
+    res = [doctest.testmod(m, optionflags=doctest.ELLIPSIS) for m in (budget, counts)]
+    assert sum(r.attempted for r in res) >= 10 and sum(r.failed for r in res) == 0
 
 
-def test_the_issue_example():
+def test_the_documented_example():
     """r0 = 0.05, c = 1, n = 10, delta = 1e-6: exact 18.48 < CKS 19.56 < Bun-Steinke 20.61."""
     row = guarantee(0.05, 1, 10, delta=1e-6).rows[0]
     assert [cv.method for cv in row.conversions] == ["exact", "cks", "bun-steinke"]
@@ -111,7 +108,7 @@ def test_exact_by_quadrature_where_clipping_matters():
         row = guarantee(0.9, 0.05, n, eps=1.0, delta=1e-3).rows[0]
         ex = next(cv for cv in row.conversions if cv.method == "exact")
         assert "quadrature" in ex.how and not ex.upper_bound
-        lo, hi = calculator.edge(n)
+        lo, hi = budget.edge(n)
         assert float(ex.delta) == pytest.approx(released_delta_f(0.9, 0.05, lo, hi, 1.0), rel=1e-7)
         # the eps at delta is where that profile crosses delta
         d = released_delta_f(0.9, 0.05, lo, hi, float(ex.eps))
@@ -226,42 +223,23 @@ def test_unreachable_targets():
         solve_r0(1, 1.0, target_eps=1)
 
 
-# ---- counts and JSON ------------------------------------------------------------------------
+def test_the_parameters_checks_are_the_library_s():
+    """releases, delta, eps and the targets: one check each, which guarantee and solve_r0 run."""
+    assert budget.check_releases(3) == 3 and budget.check_delta(0.5) == 0.5 and budget.check_eps(0) == 0
+    for bad, name in ((lambda: guarantee(0.05, 1, 10, releases=0), "releases"),
+                      (lambda: guarantee(0.05, 1, 10, releases=10 ** 9 + 1), "releases"),
+                      (lambda: guarantee(0.05, 1, 10, delta=1), "delta"),
+                      (lambda: guarantee(0.05, 1, 10, eps=-1), "eps"),
+                      (lambda: solve_r0(10, 1, target_rho=0), "target_rho"),
+                      (lambda: solve_r0(10, 1, target_eps=0, delta=1e-6), "target_eps")):
+        with pytest.raises(ValueError, match=f"^{name} must"):
+            bad()
 
 
-@pytest.mark.parametrize("text, want", [
-    ("10", [10]), ("1e6", [10 ** 6]), ("1,10,100", [1, 10, 100]), ("100,1,10,1", [1, 10, 100]),
-    ("1:1e6:log", [10 ** k for k in range(7)]), ("0:1000:log", [0, 1, 10, 100, 1000]),
-    ("0:10", list(range(11))), ("0:100:25", [0, 25, 50, 75, 100]), ("5:5", [5]),
-    ("2:2000:log", [2, 20, 200, 2000]), ("1:10:log2", [1, 3, 10]), ("1e400", [10 ** 400]),
-])
-def test_parse_counts(text, want):
-    assert parse_counts(text) == want
-
-
-@pytest.mark.parametrize("text", ["", "x", "1.5", "-1", "1e-3", "10:1", "1:2:0", "1:10:lg", "1,,2",
-                                  "1:1e9", "1:2:3:4", "nan", "inf", "1:1e6:log0", ":", "1e100001"])
-def test_parse_counts_refuses(text):
-    with pytest.raises(ValueError, match="n"):
-        parse_counts(text)
-
-
-def test_json_numbers_and_parameters():
-    b = guarantee(0.05, 1, [1, 10], delta=1e-6, releases=2, r=0.1, dps=40)
-    text = calculator.json_text(calculator.to_json(b))
-    data = json.loads(text)
-    assert data["parameters"] == {"r0": 0.05, "c": 1, "r": 0.1, "n": [1, 10], "delta": 1e-6,
-                                  "eps": None, "releases": 2, "dps": 40}
-    row = data["rows"][1]
-    assert isinstance(row["v"], float) and isinstance(row["conversions"][0]["eps"], float)
-    exact = json.loads(text, parse_float=Decimal)["rows"][1]["v"]
+def test_precision_is_the_ambient_one():
+    """dps=None (the default) computes at mpmath's working precision, and records it."""
     with mpmath.workdps(40):
-        assert abs(mpmath.mpf(str(exact)) - b.rows[1].v) < mpmath.mpf(10) ** -40 * b.rows[1].v * 10
-
-
-def test_plot(tmp_path):
-    path = calculator.plot(tmp_path / "b.png", 0.05, 1.0, delta=1e-6, marks=[10])
-    assert open(path, "rb").read(4) == b"\x89PNG"
-    cv = calculator.curves(0.05, 1.0, [1, 10, 100, 10 ** 6])
-    assert cv.airy_v is not None and cv.airy_v[1] / cv.v[1] == pytest.approx(0.846, abs=2e-3)
-    assert np.all(np.diff(cv.v) < 0)
+        b = guarantee(0.05, 1, 10, delta=1e-6)
+        s = solve_r0(100, 1, target_rho=0.5)
+    assert b.dps == 40 and s.budget.dps == 40
+    assert guarantee(0.05, 1, 10, delta=1e-6, dps=40).rows[0].eps == b.rows[0].eps

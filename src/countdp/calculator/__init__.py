@@ -1,0 +1,10 @@
+"""The privacy-budget calculator of the shifted log-Gaussian mechanism (eqs 3-6), behind
+``countdp budget``: from (r0, c) to the guarantee at a count n, and back from a target to r0.
+
+* :mod:`~countdp.calculator.budget`: the API (``guarantee``, ``solve_r0``), every conversion to
+  (eps, delta)-DP, tightest first, and the parameters' checks;
+* :mod:`~countdp.calculator.counts`: the counts of a table from text (``1:1e6:log``);
+* :mod:`~countdp.calculator.output`: the text and the JSON it prints;
+* :mod:`~countdp.calculator.plot`: the --plot figure, beside the Airy mechanism;
+* :mod:`~countdp.calculator.cli`: the ``budget`` subcommand.
+"""

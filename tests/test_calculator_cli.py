@@ -1,0 +1,157 @@
+"""countdp.calculator.cli, ``countdp budget``: every conversion printed, labelled, tightest
+first; tables over n; the inverse (r0 from a target); JSON at full precision; the plot; and every
+bad option refused in one line naming it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import given, settings
+
+from _run_cli import TEXT, check_exit, run_main
+from countdp.harness import cli
+
+
+def test_budget_prints_every_conversion_tightest_first(capsys):
+    """The documented example: r0 = 0.05, c = 1, n = 10, delta = 1e-6 gives 18.48 (exact profile
+    of the released mechanism), 19.56 (CKS), 20.61 (Bun-Steinke), in that order, labelled."""
+    assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--delta", "1e-6"]) == 0
+    out = capsys.readouterr().out
+    assert "sigma" in out and "edge (9, 10)" in out
+    lines = [ln for ln in out.splitlines() if re.match(r"^\s+\d+\.\d+\s{2,}\D", ln)]
+    got = [(float(ln.split()[0]), " ".join(ln.split()[1:])) for ln in lines]
+    assert [round(x, 2) for x, _ in got] == [18.48, 19.56, 20.61], got
+    assert [t.split()[0] for _, t in got] == ["exact", "Canonne-Kamath-Steinke", "Bun-Steinke"]
+    assert "E|Y - n|          0.275" in out and "Theorem 3.1(i)" in out
+
+
+def test_budget_json_numbers_and_parameters(capsys):
+    assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "1,10", "--delta", "1e-6", "--eps",
+                     "2", "--r", "0.1", "--releases", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    p = data["parameters"]
+    assert p == {"r0": 0.05, "c": 1.0, "r": 0.1, "n": [1, 10], "delta": 1e-6, "eps": 2,
+                 "releases": 2, "dps": 30}
+    assert "n-1 and n" in data["edge_convention"]
+    assert isinstance(data["sigma"], float) and abs(data["sigma"] - 0.0313379820214266) < 1e-15
+    row = data["rows"][1]
+    assert row["n"] == 10 and row["edge"] == [9, 10]
+    assert isinstance(row["v"], float) and row["rho"] == pytest.approx(2 * row["v"], rel=1e-15)
+    assert [c["method"] for c in row["conversions"]] == ["exact", "cks", "bun-steinke"]
+    assert row["eps"] == row["conversions"][0]["eps"]
+    assert all(isinstance(c[k], float) for c in row["conversions"] for k in ("eps", "delta"))
+    assert row["target"] == 1.0 and row["error_bound"] == pytest.approx(0.275)
+
+
+def test_budget_json_keeps_every_digit():
+    """Numbers are JSON numbers at --dps digits: a Decimal reader gets all of them."""
+    from decimal import Decimal
+
+    code, out, err = run_main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--json",
+                               "--dps", "40"])
+    assert code == 0, err
+    data = json.loads(out, parse_float=Decimal)
+    assert len(str(data["rows"][0]["v"]).replace(".", "")) >= 39
+
+
+def test_budget_table_over_a_range(capsys):
+    assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "1:1e6:log", "--delta",
+                     "1e-6", "--r", "0.1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    head = next(i for i, ln in enumerate(out) if ln.split()[:2] == ["n", "v(n)"])
+    assert out[head].split() == ["n", "v(n)", "eps", "exact", "eps", "CKS", "eps", "BS",
+                                 "E|Y-n|", "r0(n+c)/(1+c)", "r", "max(n,1)"]
+    ns = [int(ln.split()[0]) for ln in out[head + 1:head + 8]]
+    assert ns == [10 ** k for k in range(7)]
+    assert max(len(ln) for ln in out) < 110
+
+
+def test_budget_solve_target_eps(capsys):
+    assert cli.main(["budget", "--c", "1", "--n", "100", "--target-eps", "1", "--delta",
+                     "1e-6", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["solve"]["target_eps"] == 1.0 and data["solve"]["via"] == "exact"
+    assert data["rows"][0]["eps"] == pytest.approx(1.0, abs=1e-12)
+    assert 0 < data["r0"] < 1 and data["rows"][0]["error_bound"] > 0
+
+
+def test_budget_unreachable_target(capsys):
+    code = cli.main(["budget", "--c", "1", "--n", "1", "--target-eps", "0.1", "--delta", "1e-6"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "target unreachable" in err and "r0 must stay below 1" in err and "best" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv, text", [
+    (["--c", "1", "--n", "10", "--target-eps", "1"], "--delta"),
+    (["--r0", "0.1", "--c", "1", "--n", "10", "--target-rho", "1"], "--r0"),
+    (["--c", "1", "--n", "10"], "--r0"),
+    (["--r0", "0.1", "--c", "1", "--n", "10", "--releases", "0"], "--releases"),
+    (["--r0", "0.1", "--c", "1", "--n", "10", "--target-rho", "-1"], "--target-rho"),
+    (["--r0", "0.1", "--c", "1", "--n", "10:1"], "--n"),
+    (["--r0", "0.1", "--c", "1", "--n", "1:1e9"], "--n"),
+    (["--r0", "0.1", "--c", "1", "--n", "1:10:lg"], "--n"),
+    (["--r0", "0.1", "--c", "1", "--n", "1,,2"], "--n"),
+    (["--r0", "0.1", "--c", "1", "--n", "10", "--digits", "0"], "--digits"),
+    (["--r0", "0.1", "--c", "1", "--n", "10", "--eps", "-1"], "--eps"),
+    (["--r0", "0.1", "--c", "1", "--n", "10", "--via", "renyi"], "--via"),
+])
+def test_budget_refusals(argv, text):
+    code, out, err = run_main(["budget"] + argv)
+    assert code == 2, (code, out, err)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and text in lines[0], err
+
+
+def test_budget_bad_parameters(capsys):
+    assert cli.main(["budget", "--r0", "2", "--c", "1", "--n", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "countdp: error: r0 must lie in (0, 1), got 2.0"
+    assert cli.main(["budget", "--r0", "0.5", "--r", "0.1", "--c", "1", "--n", "2"]) == 2
+    assert "r0 must lie" in capsys.readouterr().err
+
+
+def test_budget_plot(tmp_path, capsys):
+    path = tmp_path / "b.png"
+    assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--delta", "1e-6",
+                     "--plot", str(path)]) == 0
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+    assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--plot",
+                     str(tmp_path / "nodir" / "b.png")]) == 2
+    assert "--plot" in capsys.readouterr().err
+
+
+def test_budget_full_precision(capsys):
+    """Values beyond float64 are printed at full precision, never inf or 0.0 (v(10) at r0 = 1e-300
+    is 1.1566e+598; v(10^400) at r0 = 0.1 is 1.27e-798)."""
+    assert cli.main(["budget", "--r0", "1e-300", "--c", "1", "--n", "10", "--json"]) == 0
+    text = capsys.readouterr().out
+    assert '"v": 1.1566146698175799' in text and "e+598" in text
+    assert '"sigma": 6.26657068657750' in text and "e-301" in text
+    assert cli.main(["budget", "--r0", "0.1", "--c", "1", "--n", "1" + "0" * 400, "--dps", "20",
+                     "--digits", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "v(n)              1.2715722227527948856e-798" in out
+    assert cli.main(["budget", "--r0", "1e-300", "--c", "1", "--n", "10", "--delta", "1e-6",
+                     "--digits", "15"]) == 0
+    out = capsys.readouterr().out
+    assert "1.15661466981758e+598  Bun-Steinke" in out and "not computed" in out
+
+
+BUDGET = {"--r0": "0.1", "--c": "1", "--n": "10", "--r": "0.5", "--delta": "1e-6", "--dps": "15"}
+
+
+@pytest.mark.parametrize("option", list(BUDGET))
+@settings(max_examples=40)
+@given(value=TEXT)
+def test_budget_any_value(option, value):
+    args = dict(BUDGET, **{option: value})
+    argv = ["budget"] + [a for k, v in args.items() for a in (k, v)]
+    code, out, err = run_main(argv, timeout=60)
+    check_exit(code, out, err, option)
+    if code == 0:
+        for bad in (" inf", "nan", "= 0.0 ", "= 0 "):
+            assert bad not in out, out

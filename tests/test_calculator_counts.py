@@ -1,0 +1,24 @@
+"""countdp.calculator.counts: the counts of a budget table from a command-line value."""
+
+from __future__ import annotations
+
+import pytest
+
+from countdp.calculator.counts import parse_counts
+
+
+@pytest.mark.parametrize("text, want", [
+    ("10", [10]), ("1e6", [10 ** 6]), ("1,10,100", [1, 10, 100]), ("100,1,10,1", [1, 10, 100]),
+    ("1:1e6:log", [10 ** k for k in range(7)]), ("0:1000:log", [0, 1, 10, 100, 1000]),
+    ("0:10", list(range(11))), ("0:100:25", [0, 25, 50, 75, 100]), ("5:5", [5]),
+    ("2:2000:log", [2, 20, 200, 2000]), ("1:10:log2", [1, 3, 10]), ("1e400", [10 ** 400]),
+])
+def test_parse_counts(text, want):
+    assert parse_counts(text) == want
+
+
+@pytest.mark.parametrize("text", ["", "x", "1.5", "-1", "1e-3", "10:1", "1:2:0", "1:10:lg", "1,,2",
+                                  "1:1e9", "1:2:3:4", "nan", "inf", "1:1e6:log0", ":", "1e100001"])
+def test_parse_counts_refuses(text):
+    with pytest.raises(ValueError, match="n"):
+        parse_counts(text)
