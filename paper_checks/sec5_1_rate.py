@@ -29,6 +29,7 @@ from countdp import formulas
 from countdp.arb.ranges import tally
 from countdp.arb.verdicts import Verdict, ball_str, decide_ge, decide_le, to_arb, to_fmpq, verdict_all
 from countdp.divergence import zcdp
+from countdp.divergence.profile import eps_of_delta, gaussian_eps_of_delta, hockey_stick
 from countdp.divergence.renyi import renyi
 from countdp.harness.claims import certificate, claim
 from countdp.harness.faults import fault, replace_body, scale, swap_arguments, uncatchable
@@ -137,7 +138,7 @@ def _gaussian_profile_cases(check) -> ProfileControls:
         gaps, logs, tail_exact = [], [], []
         for delta in profile_deltas(check.quick) + tail_deltas()[1:]:
             p = {"rho": rho, "delta": delta}
-            ex = zcdp.gaussian_eps_of_delta(mu, delta)
+            ex = gaussian_eps_of_delta(mu, delta)
             bs = _real(zcdp.zcdp_to_approx_dp(rho, delta))
             check.compare(p, ex, "<=", bs, rounding(bs), route="exact Gaussian eps(delta) (closed-form profile, "
                           "root-found) <= Bun-Steinke conversion")
@@ -186,15 +187,15 @@ def _conversion_cases(check, mech, r0, cc, n, DELTA) -> EdgeConversion:
     """The comparisons at one edge n-1 <-> n."""
     p = {"r0": r0, "c": cc, "n": n, "delta": DELTA}
     v = mech.mp_v(n)
-    ex = zcdp.eps_of_delta(mech.released_law(n), mech.released_law(n - 1), DELTA)
+    ex = eps_of_delta(mech.released_law(n), mech.released_law(n - 1), DELTA)
     mu = formulas.log_gap(n, cc) / mech.mp_sigma()
-    gauss = zcdp.gaussian_eps_of_delta(mu, DELTA)
+    gauss = gaussian_eps_of_delta(mu, DELTA)
     bs = _real(zcdp.zcdp_to_approx_dp(v, DELTA))
     cks = zcdp.cks_eps(v, DELTA)
     half = v + mpmath.sqrt(v * mpmath.log(1 / DELTA))  # the control: factor 2 dropped
     tol = ex.error + rounding(ex.value)
     # the quadrature engine against the closed form on the unclipped pair
-    prof = zcdp.hockey_stick(mech.unclipped_law(n), mech.unclipped_law(n - 1), gauss, method="quadrature")
+    prof = hockey_stick(mech.unclipped_law(n), mech.unclipped_law(n - 1), gauss, method="quadrature")
     check.compare({**p, "eps": gauss}, prof.value, "==", DELTA, prof.error + working_precision(8) * DELTA,
                   route="quadrature profile of the unclipped pair at the closed-form eps equals delta")
     # data processing: clipping cannot raise the profile, so the released eps is at most the unclipped
@@ -278,7 +279,7 @@ def _beyond_total_variation_cutoff(check, DELTA):
     """Where the exact profile leaves the 1/n regime: eps = 0 once TV(P_n, P_{n-1}) <= delta."""
     mech = ShiftedLogGaussian(0.45, 1.0)
     n_cut = 10**7
-    ex = zcdp.eps_of_delta(mech.released_law(n_cut), mech.released_law(n_cut - 1), DELTA)
+    ex = eps_of_delta(mech.released_law(n_cut), mech.released_law(n_cut - 1), DELTA)
     bs = _real(zcdp.zcdp_to_approx_dp(mech.mp_v(n_cut), DELTA))
     check.compare({"r0": 0.45, "c": 1.0, "n": n_cut, "delta": DELTA}, ex.value, "<=", bs, ex.error,
                   route="exact released eps <= Bun-Steinke conversion (beyond the total-variation cutoff)")
@@ -564,7 +565,7 @@ def figures(settings):
             ex, bs, ck = [], [], []
             for n in ns:
                 v = mech.mp_v(int(n))
-                ex.append(float(zcdp.gaussian_eps_of_delta(formulas.log_gap(int(n), cc) / mech.mp_sigma(), DELTA)))
+                ex.append(float(gaussian_eps_of_delta(formulas.log_gap(int(n), cc) / mech.mp_sigma(), DELTA)))
                 bs.append(float(zcdp.zcdp_to_approx_dp(v, DELTA)))
                 ck.append(float(zcdp.cks_eps(v, DELTA)))
             ex = np.array(ex)
@@ -573,7 +574,7 @@ def figures(settings):
             ax.loglog(ns, bs, "--", color=col, lw=1.3)
             ax.loglog(ns, ck, ":", color=col, lw=1.6)
             qn = [10, 10**3] if settings.quick else [1, 10, 10**3, 10**5]
-            qe = [float(zcdp.eps_of_delta(mech.released_law(n), mech.released_law(n - 1), DELTA).value) for n in qn]
+            qe = [float(eps_of_delta(mech.released_law(n), mech.released_law(n - 1), DELTA).value) for n in qn]
             ax.loglog(qn, qe, "o", color=col, mfc="none", ms=7, mew=1.3)
         params = [Line2D([], [], color=col, lw=3, label=f"$r_0 = {r0:g}$, $c = {cc:g}$")
                   for (r0, cc), col in designs]

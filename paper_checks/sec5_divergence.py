@@ -28,7 +28,8 @@ from countdp.arb.renyi import (decide_released_budget, equal_variance_renyi, pro
                                unclipped_renyi)
 from countdp.arb.verdicts import (ball_str, control_verdict, decide_contains,  # noqa: E402
                                   to_arb, verdict_all)
-from countdp.divergence.renyi import renyi, renyi_product_2d  # noqa: E402
+from countdp.divergence.product import MpIntegrator, renyi_product  # noqa: E402
+from countdp.divergence.renyi import renyi  # noqa: E402
 from countdp.harness.claims import certificate, claim  # noqa: E402
 from countdp.harness.faults import (fault, offset_argument, replace_body, scale, set_attribute,  # noqa: E402
                                     wrap_body)
@@ -496,7 +497,7 @@ def product(check):
     for (r0, cc, n, other, alpha) in cases:
         mech = ShiftedLogGaussian(r0, cc)
         A, B, O = mech.released_law(n - 1), mech.released_law(n), mech.released_law(other)
-        joint = renyi_product_2d(A, O, B, O, alpha)
+        joint = renyi_product([A, O], [B, O], alpha, MpIntegrator())
         single = renyi(A, B, alpha)
         p = {"r0": r0, "c": cc, "n": n, "other": other, "alpha": alpha}
         budget = vector_budget(alpha, mech.mp_v, (n - 1, other), (n, other))

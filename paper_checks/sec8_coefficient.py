@@ -32,6 +32,8 @@ from countdp.arb.verdicts import (Verdict, ball_str, control_verdict, decide_con
                                   decide_eq_enclosure, decide_gt, decide_le, decide_lt, to_arb, to_fmpq,
                                   verdict_all)
 from countdp.divergence import zcdp
+from countdp.divergence.product import FloatIntegrator, renyi_product
+from countdp.divergence.profile import hockey_stick
 from countdp.divergence.renyi import renyi
 from countdp.harness.claims import certificate, claim
 from countdp.harness.faults import Patch, fault, replace_body, scale, set_attribute, wrap_body
@@ -458,8 +460,8 @@ def _two_releases(check, m1, m2, n, alpha):
     quadrature = (n, alpha) == (10, 2)
     for order, (a, b) in (("forward", (n, n - 1)), ("reverse", (n - 1, n))):
         p = {"r0": "0.2, 0.45", "c": 1.0, "n": n, "alpha": alpha, "direction": order}
-        J = zcdp.joint_renyi_2d([m1.released_law(a), m2.released_law(a)],
-                                [m1.released_law(b), m2.released_law(b)], alpha)
+        J = renyi_product([m1.released_law(a), m2.released_law(a)],
+                          [m1.released_law(b), m2.released_law(b)], alpha, FloatIntegrator())
         d1 = _one_release(check, m1, a, b, alpha, {**p, "release": 1}, quadrature)
         d2 = _one_release(check, m2, a, b, alpha, {**p, "release": 2}, quadrature)
         one_d = d1.value + d2.value
@@ -467,8 +469,8 @@ def _two_releases(check, m1, m2, n, alpha):
                       route="released: 2-D joint quadrature vs sum of 1-D Arb balls")
         check.compare(p, J.value, "<=", budget, J.error, route="released: 2-D joint divergence <= alpha (v_1 + v_2)")
         worst = max(worst, abs(J.value - float(one_d)))
-    U = zcdp.joint_renyi_2d([m1.unclipped_law(n), m2.unclipped_law(n)],
-                            [m1.unclipped_law(n - 1), m2.unclipped_law(n - 1)], alpha)
+    U = renyi_product([m1.unclipped_law(n), m2.unclipped_law(n)],
+                      [m1.unclipped_law(n - 1), m2.unclipped_law(n - 1)], alpha, FloatIntegrator())
     check.compare({"r0": "0.2, 0.45", "c": 1.0, "n": n, "alpha": alpha, "law": "unclipped"}, U.value, "==", budget,
                   U.error + 1e-12 * float(budget), route="unclipped: 2-D joint divergence = alpha (v_1 + v_2)")
     return worst
@@ -666,7 +668,7 @@ def _release_at_r_equal_one(check):
             d = renyi(P, Q, alpha)
             check.compare({"r": 1, "edge": f"{n - 1} <-> {n}", "alpha": alpha}, d.value, "==", 0, 0,
                           route="Renyi divergence between the laws released at neighbouring counts")
-        h = zcdp.hockey_stick(P, Q, 0)
+        h = hockey_stick(P, Q, 0)
         check.compare({"r": 1, "edge": f"{n - 1} <-> {n}", "eps": 0}, h.value, "==", 0, 0,
                       route="total variation (profile at eps = 0) between the laws at neighbouring counts")
     return mech

@@ -82,6 +82,20 @@ def _zcdp(name):
     return call
 
 
+def _profile(name):
+    def call(*a, **k):
+        from countdp.divergence import profile
+
+        return getattr(profile, name)(*a, **k)
+    return call
+
+
+def _product(Ps, Qs, alpha):
+    from countdp.divergence.product import FloatIntegrator, renyi_product
+
+    return renyi_product(Ps, Qs, alpha, FloatIntegrator())
+
+
 def _tight(name):
     def call(*a, **k):
         from countdp.divergence import tight_rho
@@ -367,18 +381,18 @@ CASES: list[tuple[str, str, tuple, Callable[[], Any]]] = [
     ("cks_delta(1e-300, 1e300)", V, (), lambda: _zcdp("cks_delta")(1e-300, 1e300)),
     ("cks_alpha(0, 1)", R, ("rho",), lambda: _zcdp("cks_alpha")(0, 1)),
     ("cks_delta(1, 'x')", R, ("eps",), lambda: _zcdp("cks_delta")(1, "x")),
-    ("gaussian_hockey_stick(-1, 1)", R, ("mu",), lambda: _zcdp("gaussian_hockey_stick")(-1, 1)),
-    ("gaussian_hockey_stick(1, nan)", R, ("eps",), lambda: _zcdp("gaussian_hockey_stick")(1, NAN)),
-    ("gaussian_eps_of_delta(1, 0)", R, ("delta",), lambda: _zcdp("gaussian_eps_of_delta")(1, 0)),
-    ("gaussian_eps_of_delta(1e300, 0.1)", R, ("mu",), lambda: _zcdp("gaussian_eps_of_delta")(1e300, 0.1)),
-    ("gaussian_eps_of_delta(1e40, 0.1)", V, (), lambda: _zcdp("gaussian_eps_of_delta")(1e40, 0.1)),
-    ("gaussian_hockey_stick(1e-300, 1)", R, ("mu", "eps"), lambda: _zcdp("gaussian_hockey_stick")(1e-300, 1)),
-    ("gaussian_hockey_stick(1, 1e300)", R, ("mu", "eps"), lambda: _zcdp("gaussian_hockey_stick")(1, 1e300)),
-    ("gaussian_eps_of_delta(1, 1e-300)", V, (), lambda: _zcdp("gaussian_eps_of_delta")(1, 1e-300)),
-    ("hockey_stick(None, Q, 1)", R, ("P",), lambda: _zcdp("hockey_stick")(None, _gauss_pair()[1], 1)),
-    ("hockey_stick(P, Q, -1)", R, ("eps",), lambda: _zcdp("hockey_stick")(*_gauss_pair(), -1)),
-    ("eps_of_delta(P, Q, 2)", R, ("delta",), lambda: _zcdp("eps_of_delta")(*_gauss_pair(), 2)),
-    ("eps_of_delta(None, Q, 0.1)", R, ("P",), lambda: _zcdp("eps_of_delta")(None, _gauss_pair()[1], 0.1)),
+    ("gaussian_hockey_stick(-1, 1)", R, ("mu",), lambda: _profile("gaussian_hockey_stick")(-1, 1)),
+    ("gaussian_hockey_stick(1, nan)", R, ("eps",), lambda: _profile("gaussian_hockey_stick")(1, NAN)),
+    ("gaussian_eps_of_delta(1, 0)", R, ("delta",), lambda: _profile("gaussian_eps_of_delta")(1, 0)),
+    ("gaussian_eps_of_delta(1e300, 0.1)", R, ("mu",), lambda: _profile("gaussian_eps_of_delta")(1e300, 0.1)),
+    ("gaussian_eps_of_delta(1e40, 0.1)", V, (), lambda: _profile("gaussian_eps_of_delta")(1e40, 0.1)),
+    ("gaussian_hockey_stick(1e-300, 1)", R, ("mu", "eps"), lambda: _profile("gaussian_hockey_stick")(1e-300, 1)),
+    ("gaussian_hockey_stick(1, 1e300)", R, ("mu", "eps"), lambda: _profile("gaussian_hockey_stick")(1, 1e300)),
+    ("gaussian_eps_of_delta(1, 1e-300)", V, (), lambda: _profile("gaussian_eps_of_delta")(1, 1e-300)),
+    ("hockey_stick(None, Q, 1)", R, ("P",), lambda: _profile("hockey_stick")(None, _gauss_pair()[1], 1)),
+    ("hockey_stick(P, Q, -1)", R, ("eps",), lambda: _profile("hockey_stick")(*_gauss_pair(), -1)),
+    ("eps_of_delta(P, Q, 2)", R, ("delta",), lambda: _profile("eps_of_delta")(*_gauss_pair(), 2)),
+    ("eps_of_delta(None, Q, 0.1)", R, ("P",), lambda: _profile("eps_of_delta")(None, _gauss_pair()[1], 0.1)),
     ("compose_budgets()", R, ("budgets",), lambda: _zcdp("compose_budgets")()),
     ("compose_budgets(3)", R, ("budgets",), lambda: _zcdp("compose_budgets")(3)),
     ("composed_budget([], 1)", R, ("mechanisms",), lambda: _zcdp("composed_budget")([], 1)),
@@ -386,7 +400,7 @@ CASES: list[tuple[str, str, tuple, Callable[[], Any]]] = [
     ("composed_budget([3], 1)", R, ("mechanisms",), lambda: _zcdp("composed_budget")([3], 1)),
     ("composed_budget([SLG], -1)", R, ("n",), lambda: _zcdp("composed_budget")([SLG(0.1, 1)], -1)),
     ("log_likelihood_ratio(None, Q, 1)", R, ("P",), lambda: _zcdp("log_likelihood_ratio")(None, _gauss_pair()[1], 1.0)),
-    ("joint_renyi_2d([P], [Q, Q], 2)", R, ("Ps", "Qs"), lambda: _zcdp("joint_renyi_2d")([_gauss_pair()[0]], list(_gauss_pair()), 2)),
+    ("renyi_product([P], [Q, Q], 2)", R, ("Ps", "Qs"), lambda: _product([_gauss_pair()[0]], list(_gauss_pair()), 2)),
     # ---- expectations and Monte Carlo ----------------------------------------------------------
     ("mc_abs_error(None, 1, rng)", R, ("law",), lambda: _expect("mc_abs_error")(None, 1, _rng())),
     ("mc_abs_error(law, -1, rng)", R, ("n",), lambda: _expect("mc_abs_error")(_gauss_pair()[0], -1, _rng())),

@@ -54,7 +54,7 @@ def test_minima_above_the_interpolation_bound_and_tending_to_c0(theta):
 
 def test_tail_sums_of_a_geometric_law():
     # p_k = e^{-|k|} on Z: mass coth(1/2), and the window sums with closed-form tails agree with a long sum
-    from countdp.divergence.lattice_shift import LatticeLaw
+    from countdp.laws.lattice import LatticeLaw
     law = LatticeLaw(0.0, -5, np.abs(np.arange(-5, 6)).astype(float))
     mass, first, F = tail_sums("dirichlet", law)
     assert mass == pytest.approx(1 / math.tanh(0.5), rel=1e-14)

@@ -25,7 +25,7 @@ from _bad_inputs import CASES, Hang, judge
 from countdp import laws
 from countdp.divergence import renyi as renyi_mod
 from countdp.divergence import tight_rho as tight_mod
-from countdp.divergence import zcdp
+from countdp.divergence import profile, zcdp
 from countdp.laws import expectation
 from countdp.laws.reference import Laplace
 from countdp.mechanisms import ShiftedLogGaussian
@@ -281,10 +281,10 @@ TARGETS = [
     ("zcdp_to_approx_dp(delta=x)", ("delta",), MPF, lambda x: zcdp.zcdp_to_approx_dp(1, x)),
     ("cks_delta(rho=x)", ("rho",), MPF, lambda x: zcdp.cks_delta(x, 1)),
     ("cks_eps(1, delta=x)", ("delta",), MPF, lambda x: zcdp.cks_eps(1, x)),
-    ("gaussian_hockey_stick(mu=x)", ("mu",), MPF, lambda x: zcdp.gaussian_hockey_stick(x, 1)),
-    ("gaussian_hockey_stick(eps=x)", ("eps",), MPF, lambda x: zcdp.gaussian_hockey_stick(1, x)),
-    ("gaussian_eps_of_delta(mu=x)", ("mu",), MPF, lambda x: zcdp.gaussian_eps_of_delta(x, 0.1)),
-    ("hockey_stick(Gaussians, eps=x)", ("eps",), OBJ, lambda x: zcdp.hockey_stick(*_gauss(), x)),
+    ("gaussian_hockey_stick(mu=x)", ("mu",), MPF, lambda x: profile.gaussian_hockey_stick(x, 1)),
+    ("gaussian_hockey_stick(eps=x)", ("eps",), MPF, lambda x: profile.gaussian_hockey_stick(1, x)),
+    ("gaussian_eps_of_delta(mu=x)", ("mu",), MPF, lambda x: profile.gaussian_eps_of_delta(x, 0.1)),
+    ("hockey_stick(Gaussians, eps=x)", ("eps",), OBJ, lambda x: profile.hockey_stick(*_gauss(), x)),
     ("tight_rho(Gaussians, alpha_min=x)", ("alpha_min", "alpha_max"), OBJ,
      lambda x: tight_mod.tight_rho(_gauss(), alpha_min=x, refine=False, precise=False)),
     ("tight_rho(Gaussians, alpha_max=x)", ("alpha_max",), OBJ,

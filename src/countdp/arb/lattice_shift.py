@@ -1,14 +1,15 @@
 """Certified enclosures of the lattice minima of :mod:`countdp.divergence.lattice_shift`.
 
-* Lower bound (:func:`dual_bound`): a :class:`countdp.divergence.lattice_dual.DualSequence` u is
+* Lower bound (:func:`dual_bound`): a :class:`countdp.laws.lattice.DualSequence` u is
   read exactly (its float64 values are rationals) and ``m = min_k W_u(k) + lam |x_k|`` over the
   sites L-1 .. F is enclosed in balls, with W the closed forms of
   :mod:`countdp.formulas.lower_bound_cstar`; the sites outside need no evaluation (W is constant
   there and lam |x_k| grows away from the window; the sequence's construction guarantees
   x_{L-1} < 0 < x_F, checked here exactly).  Then min F at mean absolute value M >= m - lam M.
-* Upper bound (:func:`primal_value`): the law of a :class:`LatticeLaw` (window read exactly,
-  geometric tails), its mass, first absolute moment and objective enclosed in balls; F(p)/sum p is
-  an upper bound on the minimum at the mean absolute value M_p = sum |x| p / sum p.
+* Upper bound (:func:`primal_value`): the law of a :class:`countdp.laws.lattice.LatticeLaw` (window
+  read exactly, geometric tails), its mass, first absolute moment and objective enclosed in
+  balls; F(p)/sum p is an upper bound on the minimum at the mean absolute value
+  M_p = sum |x| p / sum p.
 
 :func:`minimum_enclosure` combines both at the primal's M_p: [m - lam upper(M_p), F/sum p].
 """
@@ -22,8 +23,7 @@ import numpy as np
 from flint import arb
 
 from .. import formulas
-from ..divergence.lattice_dual import DualSequence
-from ..divergence.lattice_shift import LatticeLaw
+from ..laws.lattice import DualSequence, LatticeLaw
 from .verdicts import Verdict, decide_le, to_arb
 
 __all__ = ["dual_bound", "primal_value", "PrimalBalls", "Enclosure", "minimum_enclosure"]

@@ -12,7 +12,7 @@ The conversions to (eps, delta)-DP, tightest first (each valid on its own):
 * ``exact``: the privacy profile (hockey-stick divergence) of the released laws themselves.  In
   log(y + c) the unclipped releases are Gaussians at distance ``mu = log((n+c)/(n-1+c))/sigma``
   (``mu sqrt(k)`` for k releases), whose profile is a closed form
-  (:func:`countdp.divergence.zcdp.gaussian_hockey_stick`); clipping at 0 is post-processing,
+  (:func:`countdp.divergence.profile.gaussian_hockey_stick`); clipping at 0 is post-processing,
   so the released profile lies below it, and above it minus the clipped mass ``a`` (k times the
   atom at 0 of the release at the lower count).  When that bracket is narrower than the working
   precision, the closed form *is* the released mechanism's profile; otherwise it is computed by
@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import mpmath
 
 from .. import formulas
-from ..divergence import zcdp
+from ..divergence import profile, zcdp
 from ..mechanisms.log_gaussian import ShiftedLogGaussian
 from ..numerics import validate
 from ..numerics.digits import significant
@@ -272,11 +272,11 @@ def _released_pair_quadrature(mech: ShiftedLogGaussian, n: int, delta, eps):
         P, Q = mech.released_law(lo), mech.released_law(hi)
         e = ee = d = de = None
         if delta is not None:
-            r = zcdp.eps_of_delta(P, Q, delta)
+            r = profile.eps_of_delta(P, Q, delta)
             e, ee = r.value, r.error
         if eps is not None:
-            f = zcdp.hockey_stick(P, Q, eps, method="quadrature")
-            b = zcdp.hockey_stick(Q, P, eps, method="quadrature")
+            f = profile.hockey_stick(P, Q, eps, method="quadrature")
+            b = profile.hockey_stick(Q, P, eps, method="quadrature")
             best = f if f.value >= b.value else b
             d, de = best.value, best.error
     return tuple(None if x is None else +x for x in (e, ee, d, de))
@@ -297,10 +297,10 @@ def _exact(mech: ShiftedLogGaussian, n: int, k: int, delta, eps) -> Conversion:
     # the Gaussian profile in log(y + c) (an upper bound), and what the clipped mass can take off
     e_hi = e_lo = d_hi = d_lo = None
     if delta is not None:
-        e_hi = zcdp.gaussian_eps_of_delta(mu, delta)
-        e_lo = zcdp.gaussian_eps_of_delta(mu, delta + atom) if delta + atom < 1 else mpmath.mpf(0)
+        e_hi = profile.gaussian_eps_of_delta(mu, delta)
+        e_lo = profile.gaussian_eps_of_delta(mu, delta + atom) if delta + atom < 1 else mpmath.mpf(0)
     if eps is not None:
-        d_hi = zcdp.gaussian_hockey_stick(mu, eps)
+        d_hi = profile.gaussian_hockey_stick(mu, eps)
         d_lo = max(d_hi - atom, mpmath.mpf(0))
     narrow = (delta is None or e_hi - e_lo <= _tol(e_hi)) and \
         (eps is None or d_hi - d_lo <= working_precision(5) * d_hi)
@@ -464,7 +464,7 @@ def _rho_for_eps(target_eps, delta, via: str, mu_of_rho):
                                     "rho for the CKS target")
     # exact: the Gaussian profile, increasing in mu, closed form
     def g(mu):
-        d = zcdp.gaussian_hockey_stick(mu, target_eps)
+        d = profile.gaussian_hockey_stick(mu, target_eps)
         return (mpmath.log(d) if d > 0 else -mpmath.inf) - mpmath.log(delta)
     mu = _findroot_increasing(g, mpmath.mpf("1e-3"), 2 * mpmath.sqrt(target_eps) + 10,
                               "mu for the exact target")
@@ -531,7 +531,7 @@ def _unreachable(n, c, r, k, target_rho, target_eps, delta, via, r0, limit, gap)
     else:
         want = f"eps = {_show(target_eps)} at delta = {_show(delta)}"
         if via == "exact":
-            e = zcdp.gaussian_eps_of_delta(gap / sigma_max * mpmath.sqrt(k), delta)
+            e = profile.gaussian_eps_of_delta(gap / sigma_max * mpmath.sqrt(k), delta)
         elif via == "cks":
             e = zcdp.cks_eps(rho_min, delta)
         else:

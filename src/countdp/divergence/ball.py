@@ -67,7 +67,7 @@ def ball_route_applies(P: Law, Q: Law) -> bool:
 
 def _pair_maker(alpha, kind: str, dp, dq):
     al = to_arb(alpha)
-    op, oq = getattr(dp, "origin", None), getattr(dq, "origin", None)
+    op, oq = (None, None) if kind == "gaussian" else (dp.origin, dq.origin)
     exact = op is not None and oq is not None
 
     def make() -> GaussianPair:

@@ -24,39 +24,17 @@ its frozen sequence, a certificate) and from above.  The certificate is decided 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 from scipy import special
 
+from ..laws.lattice import DualSequence
 from ..numerics import validate
 from .lattice_shift import KINDS, site_gradient, window_for
 
-__all__ = ["DualSequence", "start_ratio", "next_ratio", "shoot", "dual_certificate", "U_BLOWUP"]
+__all__ = ["start_ratio", "next_ratio", "shoot", "dual_certificate", "U_BLOWUP"]
 
 U_BLOWUP = 30.0   # a log-ratio above this (a factor e^30 between neighbours) is a blow-up
-
-
-@dataclass(frozen=True)
-class DualSequence:
-    """u_k for k = L .. F (``u[0]`` = u_L); u_k = u_L for k < L and u_k = u_F for k > F.
-    ``bound`` (float64) = min over the sites L-1 .. F of W(k) + lam |x_k| (the sites beyond add
-    nothing, see the module docstring); the dual value at M is bound - lam M."""
-
-    kind: str
-    theta: float
-    lam: float
-    mu: float
-    L: int
-    u: np.ndarray
-    bound: float
-
-    @property
-    def F(self) -> int:
-        return self.L + len(self.u) - 1
-
-    def dual_value(self, M) -> float:
-        return self.bound - self.lam * float(M)
 
 
 def start_ratio(kind: str, g: float) -> float:

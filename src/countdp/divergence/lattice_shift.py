@@ -46,9 +46,10 @@ from scipy import special
 from scipy.linalg import eigh_tridiagonal, solve_banded
 
 from .. import formulas
+from ..laws.lattice import LatticeLaw
 from ..numerics import validate
 
-__all__ = ["KINDS", "site_gradient", "LatticeLaw", "tail_sums", "LatticeMinimum", "kkt_solution",
+__all__ = ["KINDS", "site_gradient", "tail_sums", "LatticeMinimum", "kkt_solution",
            "dirichlet_ground_state", "lattice_minimum", "continuum_guess", "window_for"]
 
 KINDS = ("symmetric", "one-sided", "dirichlet")
@@ -78,29 +79,6 @@ def _site_gradient_derivatives(kind: str, u0, u1):
     if kind == "one-sided":
         return -np.exp(u0), np.ones_like(u1)
     return -0.5 * np.exp(u0 / 2), 0.5 * np.exp(-u1 / 2)
-
-
-@dataclass(frozen=True)
-class LatticeLaw:
-    """A positive sequence on x_k = k + theta, k = k0 .. k0 + len(V) - 1, as V_k = -log p_k (up to
-    a constant), continued outside the window with its end log-ratios (geometric tails)."""
-
-    theta: float
-    k0: int
-    V: np.ndarray
-
-    @property
-    def k(self) -> np.ndarray:
-        return self.k0 + np.arange(len(self.V))
-
-    @property
-    def x(self) -> np.ndarray:
-        return self.k + self.theta
-
-    @property
-    def end_ratios(self) -> tuple[float, float]:
-        """(u at the left end, u at the right end): p_{k-1}/p_k = e^u beyond the window."""
-        return float(self.V[1] - self.V[0]), float(self.V[-1] - self.V[-2])
 
 
 def tail_sums(kind: str, law: LatticeLaw) -> tuple[float, float, float]:

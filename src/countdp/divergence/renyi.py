@@ -147,7 +147,7 @@ def _by_summation_and_quadrature(P: Law, Q: Law, alpha) -> Divergence:
         if pd.lo < qd.lo or pd.hi > qd.hi:
             return _infinite(f"support mismatch: P's density lives on ({pd.lo}, {pd.hi}), "
                              f"Q's on ({qd.lo}, {qd.hi})", alpha)
-        val, e, why = _density_integral(pd, qd, alpha)
+        val, e, why = density_renyi_integral(pd, qd, alpha)
         if why is not None:
             return _infinite(why, alpha, "quadrature tail analysis")
         total += val
@@ -180,8 +180,9 @@ def location_conditioning(mu_p, mu_q):
     return 4 * mpmath.eps * max(abs(mu_p), abs(mu_q), 1) / abs(mu_p - mu_q)
 
 
-def _log_integrand(pd: Density, qd: Density, alpha):
-    """t -> log of p^alpha q^(1-alpha) dx/dt (or p log(p/q) dx/dt's pieces for KL) in P's coordinate."""
+def log_density_pair(pd: Density, qd: Density):
+    """t -> (log p, log q) per unit of P's integration coordinate t (Q's density read in P's
+    coordinate when they differ); (-inf, -inf) where p vanishes."""
     shared = pd.same_coordinate(qd)
 
     def parts(t):
@@ -194,10 +195,10 @@ def _log_integrand(pd: Density, qd: Density, alpha):
     return parts
 
 
-def _density_integral(pd: Density, qd: Density, alpha):
+def density_renyi_integral(pd: Density, qd: Density, alpha):
     """(integral, error, reason-if-infinite) of p^alpha q^(1-alpha) (or p log p/q when alpha = 1)."""
     is_kl = alpha == 1
-    parts = _log_integrand(pd, qd, alpha)
+    parts = log_density_pair(pd, qd)
 
     def g(t):
         lp, lq = parts(t)
@@ -452,117 +453,4 @@ def _support_hi(L: Law):
     return max(int(x) for x in L.atoms())
 
 
-__all__ = ["Divergence", "renyi", "kl", "gaussian_renyi", "renyi_product_2d", "INF"]
-
-
-# ============================================================================================
-# Products of independent coordinates (the histogram release, Section 5)
-# ============================================================================================
-
-
-def renyi_product_2d(P1: Law, P2: Law, Q1: Law, Q2: Law, alpha) -> Divergence:
-    """D_alpha(P1 x P2 || Q1 x Q2) by two-dimensional quadrature of the joint law.
-
-    The joint of two mixed laws splits into four parts (atom x atom, atom x density,
-    density x atom, density x density); the density x density part is integrated as a genuine
-    2-D integral (mpmath Gauss-Legendre in both integration coordinates when no density
-    declares a kink; tanh-sinh otherwise, or where its estimate is smaller), not factorised."""
-    for name, law in (("P1", P1), ("P2", P2), ("Q1", Q1), ("Q2", Q2)):
-        check_law(name, law)
-    alpha = mpmath.mpf(validate.order(alpha))
-    for A, B in ((P1, Q1), (P2, Q2)):
-        if A.integer or B.integer:
-            raise ValueError("renyi_product_2d takes laws with atoms and densities, not integer laws")
-    total, err = mpmath.mpf(0), mpmath.mpf(0)
-
-    def atom_terms(A, B):
-        qa = B.atoms()
-        out = []
-        for x, p in A.atoms().items():
-            q = qa.get(x, mpmath.mpf(0))
-            if q == 0:
-                return None
-            out.append(p ** alpha * q ** (1 - alpha))
-        return out
-
-    a1, a2 = atom_terms(P1, Q1), atom_terms(P2, Q2)
-    if a1 is None or a2 is None:
-        return _infinite("support mismatch in a coordinate's atoms", alpha)
-    s1, s2 = mpmath.fsum(a1), mpmath.fsum(a2)
-    d1 = _density_integral(P1.density, Q1.density, alpha) if P1.density is not None else (0, 0, None)
-    d2 = _density_integral(P2.density, Q2.density, alpha) if P2.density is not None else (0, 0, None)
-    if d1[2] or d2[2]:
-        return _infinite(d1[2] or d2[2], alpha)
-    # mixed parts: an atom in one coordinate times the 1-D density integral of the other
-    total += s1 * s2 + s1 * d2[0] + d1[0] * s2
-    err += s1 * d2[1] + d1[1] * s2
-    if P1.density is not None and P2.density is not None:
-        # the joint integrand p^alpha q^(1-alpha) at (t1, t2), p = p1 p2 and q = q1 q2, is
-        # exp(h1(t1) + h2(t2)) with h_i = alpha log p_i + (1 - alpha) log q_i: evaluated at every
-        # pair of the 2-D rule (the integral is not factorised), h_i kept per node, since the
-        # tensor rule visits each node of one coordinate once per node of the other
-        h1 = _memo(_tilted_log(_log_integrand(P1.density, Q1.density, alpha), alpha))
-        h2 = _memo(_tilted_log(_log_integrand(P2.density, Q2.density, alpha), alpha))
-        n1, n2 = _nodes(P1.density, Q1.density, alpha), _nodes(P2.density, Q2.density, alpha)
-        zero = mpmath.mpf(0)
-
-        def g(t1, t2):
-            a, b = h1(t1), h2(t2)
-            if a is None or b is None:
-                return zero
-            return mpmath.exp(a + b)
-
-        low_dps = max(15, mpmath.mp.dps // 2)
-        rounding = mpmath.mpf(10) ** (-low_dps + 3)
-        kinked = any(getattr(L.density, "breakpoints", ()) for L in (P1, P2, Q1, Q2))
-        with mpmath.workdps(low_dps):
-            v, e, _ = smooth_quad(g, n1, n2, rel_enough=rounding, rule="tanh-sinh" if kinked else "gauss-legendre",
-                                  maxdegree=5, gl_maxdegree=5)
-        total += v
-        # the 2-D rule runs at half the working precision: its rounding enters the error bar
-        err += abs(e) + abs(v) * rounding
-    return Divergence(mpmath.log(total) / (alpha - 1), err / total / (alpha - 1),
-                      "2-D mpmath quadrature of the joint law", alpha)
-
-
-def _tilted_log(parts, alpha):
-    """t -> alpha log p + (1 - alpha) log q of one coordinate (None where p vanishes)."""
-    one_minus = 1 - alpha
-
-    def h(t):
-        lp, lq = parts(t)
-        if lp == -INF:
-            return None
-        return alpha * lp + one_minus * lq
-
-    return h
-
-
-def _memo(f):
-    """f with its values kept per argument (an mpf node), at the precision of the first call."""
-    values = {}
-
-    def g(t):
-        v = values.get(t)
-        if v is None:
-            v = values[t] = f(t)
-        return v
-
-    return g
-
-
-def _nodes(pd: Density, qd: Density, alpha):
-    """A coarse partition in P's coordinate around the tilted peak (Gaussian-like integrands)."""
-    cp, sp = pd.t_center_scale()
-    try:
-        cq, _ = qd.t_center_scale() if pd.same_coordinate(qd) else (cp, sp)
-    except NotImplementedError:
-        cq = cp
-    peak = alpha * cp + (1 - alpha) * cq
-    t_lo, t_hi = pd.t_range()
-    mp_lo = getattr(pd, "mp_t_lo", lambda: None)()
-    inner = sorted(float(peak + k * sp) for k in (-9, -3, 0, 3, 9))
-    inner = [mpmath.mpf(p) for p in inner if t_lo < p < t_hi]
-    lo = mp_lo if mp_lo is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -INF)
-    hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else INF
-    return [lo] + inner + [hi]
+__all__ = ["Divergence", "renyi", "kl", "gaussian_renyi", "density_renyi_integral", "log_density_pair", "INF"]

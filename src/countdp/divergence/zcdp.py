@@ -1,5 +1,5 @@
-"""Privacy accounting for count-dependent budgets: zCDP -> (eps, delta), exact privacy profiles,
-composition (Sections 5.1 and 8 of the paper).
+"""Privacy accounting for count-dependent budgets: zCDP -> (eps, delta) and composition
+(Sections 5.1 and 8 of the paper).
 
 Conversions of a rho-zCDP guarantee (``D_alpha(P||Q) <= alpha rho`` for every alpha > 1); the
 closed forms are :func:`countdp.formulas.bun_steinke_epsilon`,
@@ -13,102 +13,37 @@ closed forms are :func:`countdp.formulas.bun_steinke_epsilon`,
   derivative ``(2 alpha - 1) rho - eps + log(1 - 1/alpha)``, so the optimum is that root.
                                                                       :func:`cks_delta`, :func:`cks_eps`
 
-The exact privacy profile of a pair of output laws is the hockey-stick divergence
-``delta_{P||Q}(eps) = int (dP - e^eps dQ)_+`` (:func:`hockey_stick`), computed
-
-* in closed form for equal-variance Gaussians (and log-shifted Gaussians with one shift c, by the
-  bijection u -> log(u + c) of eq 10): with ``mu = |shift| / s``,
-  ``delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu)``
-  (:func:`countdp.formulas.gaussian_profile`, :func:`gaussian_hockey_stick`);
-* otherwise from the laws' atoms (exact sums) and densities (mpmath quadrature in the density's
-  integration coordinate, split at the crossing points p = e^eps q found by root-finding, so that
-  every integrand is nonnegative and smooth).
-
-``eps_of_delta(P, Q, delta)`` inverts the profile by root-finding in eps and takes the larger of
-the two orderings (Definition 2.1 bounds both directions).
+The exact privacy profile of a pair of laws, and eps(delta) from it, are in
+:mod:`countdp.divergence.profile`; the Renyi divergence of a product law in
+:mod:`countdp.divergence.product`.
 
 Composition (Section 8): zCDP budgets add pointwise, ``v_tot(n) = sum_t v_t(n)``
-(:func:`compose_budgets`); :func:`joint_renyi_2d` computes the Renyi divergence of a product of two
-laws by a genuinely two-dimensional quadrature of the joint law (an independent route), and
-:func:`log_likelihood_ratio` gives the privacy-loss variable for Monte Carlo of joint releases.
+(:func:`compose_budgets`); :func:`log_likelihood_ratio` gives the privacy-loss variable for Monte
+Carlo of joint releases.
 
 Every function raises ValueError naming a bad parameter and its range.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import mpmath
 import numpy as np
 
 from .. import formulas
-from ..laws import Density, Gaussian, GaussianDensity, Law, LogShiftedGaussian, LogShiftedGaussianDensity, \
-    PointMass
-from ..numerics import validate
-from ..numerics.estimate import Estimate
-from ..numerics.optimize import maximise
-from ..numerics.quadrature import smooth_quad
-from ..numerics.tolerance import working_precision
+from ..laws import Law
 from ..laws.base import check_law
+from ..numerics import validate
+from ..numerics.optimize import maximise
+from ..numerics.roots import root_tolerance, solve_decreasing
+from ..numerics.tolerance import working_precision
 
 INF = mpmath.mpf("inf")
 
 # ============================================================================================
-# Small numerical tools
-# ============================================================================================
-
-
-def _solve_decreasing(f: Callable, lo, hi, xtol, max_iter: int = 400):
-    """A root of a decreasing function on [lo, hi] with f(lo) > 0 > f(hi) (values may be +-inf).
-
-    Illinois-modified regula falsi, with a bisection step whenever an end value is infinite or
-    the previous step did not halve the bracket; stops when the bracket is narrower than ``xtol``
-    (absolute) and returns its midpoint (or an exact zero when one is hit)."""
-    lo, hi = mpmath.mpf(lo), mpmath.mpf(hi)
-    flo, fhi = f(lo), f(hi)
-    side, bisect = 0, False
-    for _ in range(max_iter):
-        width = hi - lo
-        if width <= xtol:
-            break
-        if bisect or mpmath.isinf(flo) or mpmath.isinf(fhi) or flo == fhi:
-            x = (lo + hi) / 2
-        else:
-            x = (lo * fhi - hi * flo) / (fhi - flo)
-            if not (lo < x < hi):
-                x = (lo + hi) / 2
-        fx = f(x)
-        if fx == 0:
-            return x
-        if fx > 0:
-            lo, flo = x, fx
-            if side == 1 and not mpmath.isinf(fhi):
-                fhi /= 2
-            side = 1
-        else:
-            hi, fhi = x, fx
-            if side == -1 and not mpmath.isinf(flo):
-                flo /= 2
-            side = -1
-        bisect = (hi - lo) > width / 2
-    return (lo + hi) / 2
-
-
-def _xtol(x_scale, rel=None):
-    rel = working_precision(5) if rel is None else mpmath.mpf(rel)
-    return rel * (1 + abs(mpmath.mpf(x_scale)))
-
-
-# ============================================================================================
 # zCDP -> approximate DP
 # ============================================================================================
-
-
-#: the largest standardised argument given to the normal cdf (mpmath's erfc fails near 1e154)
-_Z_MAX = mpmath.mpf("1e100")
 
 
 def zcdp_to_approx_dp(rho, delta):
@@ -144,8 +79,8 @@ def chernoff_epsilon(rho, delta):
     hi = 2 * rho + 1
     while chernoff_log_tail(rho, hi) > target:
         hi *= 2
-    return _solve_decreasing(lambda e: chernoff_log_tail(rho, e) - target, rho, hi,
-                             _xtol(hi, working_precision(8)))
+    return solve_decreasing(lambda e: chernoff_log_tail(rho, e) - target, rho, hi,
+                             root_tolerance(hi, working_precision(8)))
 
 
 def cks_alpha(rho, eps):
@@ -163,7 +98,7 @@ def cks_alpha(rho, eps):
     hi = mpmath.mpf(2)
     while h(hi) <= 0:
         hi *= 4
-    return _solve_decreasing(lambda a: -h(a), lo, hi, _xtol(hi) * mpmath.mpf(10) ** -3)
+    return solve_decreasing(lambda a: -h(a), lo, hi, root_tolerance(hi) * mpmath.mpf(10) ** -3)
 
 
 def cks_log_delta(rho, eps):
@@ -195,496 +130,7 @@ def cks_eps(rho, delta):
     hi = zcdp_to_approx_dp(rho, delta)
     while cks_log_delta(rho, hi) > target:  # not expected: CKS <= BS at every alpha
         hi *= 2
-    return _solve_decreasing(lambda e: cks_log_delta(rho, e) - target, 0, hi, _xtol(hi))
-
-
-# ============================================================================================
-# Exact privacy profiles: the hockey-stick divergence
-# ============================================================================================
-
-
-@dataclass(frozen=True)
-class Profile(Estimate):
-    """``delta_{P||Q}(eps) = int (dP - e^eps dQ)_+`` (``value``) with its absolute ``error``, the
-    method, the crossings p = e^eps q found, and (when asked for) ``p_mass`` = P(A) of the set
-    A = {p > e^eps q}, which gives the slope d delta/d eps = -(P(A) - delta)."""
-
-    method: str = ""
-    eps: object = None
-    crossings: list = field(default_factory=list)
-    p_mass: object = None
-
-
-def gaussian_hockey_stick(mu, eps):
-    """Closed form for N(0, s^2) vs N(shift, s^2) with ``mu = |shift|/s`` (either ordering):
-    ``delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu)``; 0 for mu = 0."""
-    mu = mpmath.mpf(validate.real("mu", mu, lo=0, lo_open=False))
-    eps = mpmath.mpf(validate.real("eps", eps, lo=0, lo_open=False))
-    if mu == 0:
-        return mpmath.mpf(0)
-    if mu / 2 + eps / mu > _Z_MAX:  # mpmath's erfc overflows a float beyond |z| ~ 1e154
-        raise ValueError(f"mu and eps must keep mu/2 + eps/mu <= 1e100 (the normal cdf's range), "
-                         f"got mu = {mpmath.nstr(mu, 6)}, eps = {mpmath.nstr(eps, 6)}")
-    with mpmath.workdps(mpmath.mp.dps + 20):  # guard digits against the cancellation
-        val = formulas.gaussian_profile(mu, eps)
-    return +max(val, mpmath.mpf(0))
-
-
-def gaussian_eps_of_delta(mu, delta):
-    """The eps at which :func:`gaussian_hockey_stick` equals delta (root-finding on the closed form)."""
-    mu = mpmath.mpf(validate.real("mu", mu, lo=0, hi=_Z_MAX ** 0.5, lo_open=False, hi_open=False))
-    delta = mpmath.mpf(validate.real("delta", delta, lo=0, hi=1))
-    if gaussian_hockey_stick(mu, 0) <= delta:
-        return mpmath.mpf(0)
-    target = mpmath.log(delta)
-
-    def f(e):
-        d = gaussian_hockey_stick(mu, e)
-        return (mpmath.log(d) if d > 0 else -INF) - target
-
-    hi = mu * mu / 2 + mu * mpmath.sqrt(2 * mpmath.log(1 / delta)) + 1
-    while f(hi) > 0:
-        hi *= 2
-    return _solve_decreasing(f, 0, hi, _xtol(hi))
-
-
-def _closed_profile(P: Law, Q: Law, eps) -> Profile | None:
-    pair = None
-    if type(P) is Gaussian and type(Q) is Gaussian and P.s == Q.s:
-        pair = (P.mu, Q.mu, P.s, "closed form (equal-variance Gaussians)")
-    elif type(P) is LogShiftedGaussian and type(Q) is LogShiftedGaussian and P.s == Q.s and P.c == Q.c:
-        pair = (P.mu, Q.mu, P.s, "closed form (equal-variance Gaussians in log(u + c), eq 10)")
-    if pair is not None:
-        mu = abs(pair[0] - pair[1]) / pair[2]
-        return Profile(gaussian_hockey_stick(mu, eps), mpmath.mpf(0), pair[3], eps)
-    if isinstance(P, PointMass) and isinstance(Q, PointMass):
-        val = mpmath.mpf(0) if P.x == Q.x else mpmath.mpf(1)
-        return Profile(val, mpmath.mpf(0), "point masses", eps)
-    return None
-
-
-def hockey_stick(P: Law, Q: Law, eps, method: str = "auto", with_mass: bool = False) -> Profile:
-    """The exact privacy profile ``delta_{P||Q}(eps) = int (dP - e^eps dQ)_+`` for eps >= 0.
-
-    ``method``: ``"auto"`` (closed form when known, else atoms + quadrature), ``"closed"``,
-    ``"quadrature"`` (never the closed form: an independent route).  ``with_mass`` also returns
-    ``P(A)`` for the optimal set A (quadrature route only; it gives the slope in eps)."""
-    check_law("P", P), check_law("Q", Q)
-    eps = mpmath.mpf(validate.real("eps", eps, lo=0, lo_open=False))
-    validate.choice("method", method, ("auto", "closed", "quadrature"))
-    if method in ("auto", "closed"):
-        closed = _closed_profile(P, Q, eps)
-        if closed is not None:
-            return closed
-        if method == "closed":
-            raise ValueError(f"no closed form known for {P.describe()} vs {Q.describe()}")
-    return _profile_by_quadrature(P, Q, eps, with_mass)
-
-
-@dataclass(frozen=True)
-class _AtomPart:
-    """The atoms' share of a profile: sum_x (p_x - e^eps q_x)_+, its error (the integer window's
-    tail), the P-mass of the atoms where p > e^eps q, and how it was computed."""
-
-    value: object
-    error: object
-    p_mass: object
-    method: str | None
-
-
-def _atom_table(L: Law, lo: int | None = None, hi: int | None = None) -> dict:
-    if L.integer and not hasattr(L, "table"):
-        return {mpmath.mpf(k): L.mp_pmf(k) for k in range(lo, hi + 1)}
-    return L.atoms()
-
-
-def _atom_part(P: Law, Q: Law, gamma) -> _AtomPart:
-    """Atoms of P against Q (integer laws are summed over a window with a proven tail bound)."""
-    err, method = mpmath.mpf(0), None
-    if P.integer or Q.integer:
-        tail = working_precision(0)
-        wins = [L.window(tail) for L in (P, Q) if L.integer]
-        lo = min(w[0] for w in wins)
-        hi = max(w[1] for w in wins)
-        p_atoms = _atom_table(P, lo, hi) if P.integer else P.atoms()
-        q_atoms = _atom_table(Q, lo, hi) if Q.integer else Q.atoms()
-        if P.integer and not hasattr(P, "table"):
-            err += tail  # P's mass outside the window bounds what was left out
-        method = f"exact pmf sum over {lo}..{hi}"
-    else:
-        p_atoms, q_atoms = P.atoms(), Q.atoms()
-        if p_atoms:
-            method = "exact sum over atoms"
-    total, mass = mpmath.mpf(0), mpmath.mpf(0)
-    for x, p in p_atoms.items():
-        d = p - gamma * q_atoms.get(x, mpmath.mpf(0))
-        if d > 0:
-            total += d
-            mass += p
-    return _AtomPart(total, err, mass, method)
-
-
-def _profile_by_quadrature(P: Law, Q: Law, eps, with_mass: bool = False) -> Profile:
-    atoms = _atom_part(P, Q, mpmath.exp(eps))
-    total, err, mass = atoms.value, atoms.error, atoms.p_mass
-    methods = [atoms.method] if atoms.method else []
-    pd = None if P.integer else P.density
-    qd = None if Q.integer else Q.density
-    crossings = []
-    if pd is not None and pd.mass() > 0:
-        if qd is None or qd.mass() == 0:
-            total += pd.mass()
-            mass += pd.mass()
-            methods.append("P's density part (Q has none) counted whole")
-        else:
-            dens = _density_profile(pd, qd, eps, with_mass)
-            total += dens.value
-            err += dens.error
-            crossings = dens.crossings
-            mass = mass + dens.p_mass if dens.p_mass is not None else None
-            methods.append("mpmath quadrature of (p - e^eps q)_+ split at the crossings")
-    return Profile(total, err, " plus ".join(methods) or "empty", eps, crossings,
-                   mass if with_mass else None)
-
-
-def _log_parts(pd: Density, qd: Density):
-    """t -> (log p, log q) per unit of P's integration coordinate t, kept per (t, precision): the
-    sign scan, the profile's quadrature and the P-mass quadrature meet at the same nodes."""
-    shared = pd.same_coordinate(qd)
-    values = {}
-
-    def parts(t):
-        key = (t, mpmath.mp.prec)
-        v = values.get(key)
-        if v is not None:
-            return v
-        lp = pd.mp_log_integrand_t(t)
-        if shared:
-            lq = qd.mp_log_integrand_t(t)
-        else:
-            lq = qd.mp_logpdf(pd.to_x(t)) + pd.mp_log_dx_dt(t)
-        values[key] = (lp, lq)
-        return lp, lq
-
-    return parts
-
-
-@dataclass(frozen=True)
-class _Window:
-    """P's integration range [T_lo, T_hi] and the centres and scales of P and Q in it."""
-
-    T_lo: object
-    T_hi: object
-    cp: object
-    sp: object
-    cq: object
-    sq: object
-
-    @property
-    def scale(self):
-        return max(self.sp, self.sq)
-
-
-def _window(pd: Density, qd: Density) -> _Window:
-    t_lo, t_hi = pd.t_range()
-    mp_lo = getattr(pd, "mp_t_lo", lambda: None)()
-    T_lo = mp_lo if mp_lo is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -INF)
-    T_hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else INF
-    cp, sp = (mpmath.mpf(v) for v in pd.t_center_scale())
-    try:
-        cq, sq = (mpmath.mpf(v) for v in qd.t_center_scale()) if pd.same_coordinate(qd) else (cp, sp)
-    except NotImplementedError:
-        cq, sq = cp, sp
-    return _Window(T_lo, T_hi, cp, sp, cq, sq)
-
-
-def _crossings(D: Callable, win: _Window, width: int, points: int) -> list:
-    """The sign changes of D on ``points`` nodes over ``width`` scales around both centres
-    (clipped to the support), each refined by root-finding."""
-    scale = win.scale
-    a = max(win.T_lo, min(win.cp, win.cq) - width * scale)
-    b = min(win.T_hi, max(win.cp, win.cq) + width * scale)
-    grid = [a + (b - a) * k / (points - 1) for k in range(points)]
-    if win.T_lo > -INF:
-        grid[0] = win.T_lo + (grid[1] - win.T_lo) * mpmath.mpf(10) ** -12
-    vals = [D(t) for t in grid]
-
-    def sgn(v):
-        return 1 if v > 0 else -1
-
-    out = []
-    for i in range(points - 1):
-        if sgn(vals[i]) != sgn(vals[i + 1]):
-            s0 = sgn(vals[i])
-            out.append(_solve_decreasing(lambda t: s0 * D(t), grid[i], grid[i + 1],
-                                         _xtol(grid[i + 1]) * (1 + scale)))
-    return out
-
-
-def _representative(lo, hi, win: _Window):
-    """A finite interior point of the piece [lo, hi] (to read off the sign of D there)."""
-    if lo > -INF and hi < INF:
-        return (lo + hi) / 2
-    if lo > -INF:
-        return lo + win.scale
-    if hi < INF:
-        return hi - win.scale
-    return win.cp
-
-
-@dataclass(frozen=True)
-class _DensityProfile:
-    """int (p - e^eps q)_+ over the density parts, its error, the crossings, and P(A) (or None)."""
-
-    value: object
-    error: object
-    crossings: list
-    p_mass: object
-
-
-def _merged(points, gap) -> list:
-    """The sorted points, each closer than ``gap`` to the last one kept dropped (two laws with
-    nearly equal centres would otherwise split the quadrature into slivers)."""
-    out = []
-    for x in sorted(points):
-        if not out or x - out[-1] >= gap:
-            out.append(x)
-    return out
-
-
-def _rule(pd: Density, qd: Density) -> str:
-    """mpmath's quadrature rule for the pieces: Gauss-Legendre when neither density declares a
-    kink (``breakpoints``), so that p (1 - e^{-D}) is smooth between the crossings; tanh-sinh
-    otherwise."""
-    kinked = any(getattr(d, "breakpoints", ()) for d in (pd, qd))
-    return "tanh-sinh" if kinked else "gauss-legendre"
-
-
-def _positive_pieces(parts: Callable, D: Callable, win: _Window, crossings: list, eps,
-                     with_mass: bool, rule: str = "tanh-sinh") -> _DensityProfile:
-    """Integrate p (1 - e^{-D}) >= 0 over the pieces between the crossings where D > 0, with the
-    P-mass of those pieces (0 unless ``with_mass``), by the quadrature ``rule`` (both integrals
-    on the same nodes, so the mass reuses the profile's density values)."""
-    ends = [win.T_lo] + crossings + [win.T_hi]
-    total, err, pmass = mpmath.mpf(0), mpmath.mpf(0), mpmath.mpf(0)
-    ks = (-16, -8, -4, -2, -1, 0, 1, 2, 4, 8, 16)
-    anchors = _merged({win.cp + k * win.sp for k in ks} | {win.cq + k * win.sq for k in ks}, win.scale / 8)
-
-    def f(t):
-        lp, lq = parts(t)
-        if lp == -INF:
-            return mpmath.mpf(0)
-        if lq == -INF:
-            return mpmath.exp(lp)
-        return mpmath.exp(lp) * -mpmath.expm1(eps + lq - lp)
-
-    def g(t):
-        lp = parts(t)[0]
-        return mpmath.mpf(0) if lp == -INF else mpmath.exp(lp)
-
-    for lo, hi in zip(ends[:-1], ends[1:]):
-        if not D(_representative(lo, hi, win)) > 0:
-            continue
-        inner = sorted(x for x in anchors if lo < x < hi)
-        if lo > -INF and hi < INF and hi - lo > 0:
-            inner = sorted(set(inner) | {lo + (hi - lo) * k / 8 for k in range(1, 8)})
-        nodes = [lo] + inner + [hi]
-        val, e, used = smooth_quad(f, nodes, rel_enough=working_precision(6), rule=rule)
-        total += val
-        # mpmath's estimate covers the discretisation; the integrand itself carries the rounding
-        # of log p - log q (terms of size ~(t - mu)^2/s^2), seen at ~10^-(dps-4) relative: add
-        # a working-precision term 10^-(dps-6) |val|
-        err += abs(e) + working_precision(6) * abs(val)
-        if with_mass:
-            pmass += mpmath.quad(g, nodes, maxdegree=10, method=used)
-    return _DensityProfile(total, err, crossings, pmass)
-
-
-def _rounding_of_D(D: Callable, win: _Window, crossings: list, eps):
-    """A bound on the rounding of D = log p - log q - eps itself (log p, log q are differences of
-    large, nearly equal terms far out, e.g. ((t - mu)/s)^2 with t ~ mu ~ log n): measured by
-    re-evaluating D with 15 guard digits at the centres and crossings, times 4 for safety."""
-    dD = mpmath.mpf(0)
-    for t in [win.cp, win.cq] + crossings:
-        if win.T_lo < t < win.T_hi:
-            d0 = D(t)
-            if mpmath.isinf(d0):
-                continue
-            with mpmath.workdps(mpmath.mp.dps + 15):
-                d1 = D(t)
-            dD = max(dD, abs(d1 - d0))
-    return 4 * (dD + mpmath.eps * (1 + abs(eps)))
-
-
-def _density_profile(pd: Density, qd: Density, eps, with_mass: bool = False, width: int = 40,
-                     points: int = 201) -> _DensityProfile:
-    """int (p - e^eps q)_+ over the density parts, with its error, the crossings and (with
-    ``with_mass``) the P-mass of the positive set.
-
-    The sign of D(t) = log p - log q - eps is scanned on ``points`` nodes over the window of
-    ``width`` scales around both laws' centres (clipped to the support); every sign change is
-    refined by root-finding and the positive pieces are integrated (integrand p (1 - e^{-D}) >= 0).
-    Sign changes of D beyond the window are not searched for: there P's and Q's densities are
-    below e^{-width^2/2} of their peaks (the error this could cause is of that order).  The
-    integrand p (1 - e^{-D}) errs by at most p |dD| where dD is the rounding of D, so the integral
-    by max|dD| * P(A) <= max|dD|."""
-    parts = _log_parts(pd, qd)
-
-    def D(t):
-        lp, lq = parts(t)
-        if lp == -INF:
-            return -INF
-        if lq == -INF:
-            return INF
-        return lp - lq - eps
-
-    win = _window(pd, qd)
-    crossings = _crossings(D, win, width, points)
-    pieces = _positive_pieces(parts, D, win, crossings, eps, with_mass, _rule(pd, qd))
-    err = pieces.error
-    if pieces.value > 0:
-        dD = _rounding_of_D(D, win, crossings, eps)
-        err += dD * (pieces.p_mass if with_mass else min(pd.mass(), mpmath.mpf(1)))
-    return _DensityProfile(pieces.value, err, crossings, pieces.p_mass if with_mass else None)
-
-
-# ============================================================================================
-# eps from delta
-# ============================================================================================
-
-
-@dataclass(frozen=True)
-class Epsilon(Estimate):
-    """The eps at which the exact profile equals ``delta`` (max over the orderings, ``value``),
-    with an ``error``, the eps of each ordering, and why it is infinite when it is."""
-
-    delta: object = None
-    by_ordering: dict = field(default_factory=dict)
-    reason: str | None = None
-
-
-@dataclass(frozen=True)
-class _OneWay:
-    """eps for one ordering (P, Q), its error, and why it is infinite when it is."""
-
-    value: object
-    error: object
-    reason: str | None = None
-
-
-@dataclass(frozen=True)
-class _LogProfilePoint:
-    """g = log delta_{P||Q}(eps) - log(target delta) at one eps, its slope in eps (None when not
-    known), and the profile it came from."""
-
-    g: object
-    slope: object
-    profile: Profile
-
-
-def _log_profile(P: Law, Q: Law, target, method: str) -> Callable[[object], _LogProfilePoint]:
-    """eps -> g = log delta_{P||Q}(eps) - target with its exact slope g' = -(P(A) - delta)/delta
-    (A = {p > e^eps q}; envelope theorem) on the quadrature route."""
-    closed = method != "quadrature" and _closed_profile(P, Q, mpmath.mpf(0)) is not None
-
-    def F(e) -> _LogProfilePoint:
-        if closed:
-            pr = hockey_stick(P, Q, e, method=method)
-            v = pr.value
-            return _LogProfilePoint((mpmath.log(v) if v > 0 else -INF) - target, None, pr)
-        pr = hockey_stick(P, Q, e, method=method, with_mass=True)
-        v = pr.value
-        if v <= 0:
-            return _LogProfilePoint(-INF, None, pr)
-        return _LogProfilePoint(mpmath.log(v) - target, -(pr.p_mass - v) / v, pr)
-
-    return F
-
-
-def _next_candidate(x, gx, dx, lo, hi):
-    """A Newton step from x, or a doubling (no upper end yet) or bisection step instead."""
-    cand = None
-    if dx is not None and dx < 0 and not mpmath.isinf(gx):
-        cand = x - gx / dx
-    if hi is None:
-        if cand is None or not cand > lo:
-            cand = 2 * lo + 1
-        if cand > 1e6 * (1 + lo):
-            cand = 2 * lo + 1
-    elif cand is None or not (lo < cand < hi):
-        cand = (lo + hi) / 2
-    return cand
-
-
-def _eps_one_way(P: Law, Q: Law, delta, method, rel_tol) -> _OneWay:
-    """Safeguarded Newton on g(eps) = log delta_{P||Q}(eps) - log delta, with the exact slope
-    (see :func:`_log_profile`); a bisection step whenever Newton leaves the bracket."""
-    F = _log_profile(P, Q, mpmath.log(delta), method)
-    start = F(mpmath.mpf(0))
-    if start.g <= 0:
-        return _OneWay(mpmath.mpf(0), start.profile.error)
-    lo, hi = mpmath.mpf(0), None
-    x, gx, dx, px = lo, start.g, start.slope, start.profile
-    last_step = INF
-    for _ in range(200):
-        cand = _next_candidate(x, gx, dx, lo, hi)
-        if hi is None and cand > mpmath.mpf(2) ** 70:
-            return _OneWay(INF, mpmath.mpf(0), f"the profile stays above delta = {mpmath.nstr(delta, 6)} "
-                           "for every eps (an atom of P where Q has none)")
-        point = F(cand)
-        gc, dc, pc = point.g, point.slope, point.profile
-        last_step = abs(cand - x)
-        x, gx, dx, px = cand, gc, dc, pc
-        if gc > 0:
-            lo = cand
-        else:
-            hi = cand
-        if gc == 0:
-            break
-        tol = mpmath.mpf(rel_tol) * (1 + abs(x))
-        if last_step <= tol or (hi is not None and hi - lo <= tol):
-            break
-        if dc is not None and dc < 0 and not mpmath.isinf(gc) and abs(gc / dc) <= tol / 4:
-            x = x - gc / dc
-            last_step = abs(gc / dc)
-            break
-    # error: the last step (an upper bound once Newton converges quadratically) plus the
-    # profile's own error turned into eps through the slope d log(delta)/d eps
-    err = last_step
-    if dx is not None and dx < 0 and px.value > 0:
-        err += px.error / px.value / abs(dx)
-    elif hi is not None and hi > lo:
-        err += hi - lo
-    return _OneWay(x, err)
-
-
-def eps_of_delta(P: Law, Q: Law, delta, method: str = "auto", both: bool = True,
-                 rel_tol=1e-14) -> Epsilon:
-    """The smallest eps with ``hockey_stick(P, Q, eps) <= delta``, by root-finding on eps; with
-    ``both`` (default) the larger over the orderings (P, Q) and (Q, P), as Definition 2.1 needs.
-
-    ``error`` covers the root-finding and the profile's quadrature error, for the laws *as
-    represented*: a law stores its parameters at the working precision, and for an edge at large
-    n the gap log((n+c)/(n-1+c)) between two stored means carries a relative error of about
-    10^-dps log(n)/gap ~ 10^-dps n log n; choose dps so that this is negligible (30 digits leave
-    ~20 at n = 10^6).  ``reason`` explains an infinite eps (an atom of P where Q has none)."""
-    check_law("P", P), check_law("Q", Q)
-    delta = mpmath.mpf(validate.real("delta", delta, lo=0, hi=1))
-    rel_tol = validate.real("rel_tol", rel_tol, lo=0, hi=1)
-    validate.choice("method", method, ("auto", "closed", "quadrature"))
-    orders = {"P||Q": (P, Q)}
-    if both:
-        orders["Q||P"] = (Q, P)
-    out, reason, best, best_err = {}, None, mpmath.mpf(-1), mpmath.mpf(0)
-    for name, (A, B) in orders.items():
-        one = _eps_one_way(A, B, delta, method, rel_tol)
-        out[name] = one.value
-        if one.reason:
-            reason = one.reason
-        if one.value > best:
-            best, best_err = one.value, one.error
-    return Epsilon(best, best_err, delta, out, reason)
-
+    return solve_decreasing(lambda e: cks_log_delta(rho, e) - target, 0, hi, root_tolerance(hi))
 
 # ============================================================================================
 # Composition (Section 8)
@@ -720,157 +166,6 @@ def composed_budget(mechanisms: Sequence, n):
                                               f"{type(m).__name__}")
     return compose_budgets(*(m.mp_v for m in mechanisms))(n)
 
-
-def _float_log_t(d: Density) -> Callable:
-    """float64 log of the density per unit of its integration coordinate t (scalar in, scalar out)."""
-    if isinstance(d, (LogShiftedGaussianDensity, GaussianDensity)):
-        mu, s = float(d.mu), float(d.s)
-        if isinstance(d, LogShiftedGaussianDensity):
-            t0 = -math.inf if d.lo_mp == -d.c else float(mpmath.log(d.lo_mp + d.c))
-            t1 = math.inf
-        else:
-            t0, t1 = float(d.lo), float(d.hi)
-        k = math.log(s) + 0.5 * math.log(2 * math.pi)
-
-        def f(t):
-            if not (t0 < t < t1):
-                return -math.inf
-            z = (t - mu) / s
-            return -0.5 * z * z - k
-
-        return f
-    return lambda t: float(d.mp_log_integrand_t(mpmath.mpf(t)))
-
-
-@dataclass(frozen=True)
-class _Parts:
-    """A law without integer support split into its atoms and its density part (None if none)."""
-
-    atoms: dict
-    density: Density | None
-
-
-def _split(L: Law) -> _Parts:
-    if L.integer:
-        raise ValueError("joint_renyi_2d handles atoms + densities, not integer laws")
-    return _Parts(L.atoms(), L.density if L.density is not None and L.density.mass() > 0 else None)
-
-
-@dataclass(frozen=True)
-class _Box:
-    """The integration interval [lo, hi] of one coordinate and the peak of p^alpha q^(1-alpha)."""
-
-    lo: float
-    hi: float
-    peak: float
-
-
-def _box(pd: Density, qd: Density, alpha: float, width: float) -> _Box:
-    cp, sp = (float(v) for v in pd.t_center_scale())
-    cq, _ = (float(v) for v in qd.t_center_scale())
-    peak = alpha * cp + (1 - alpha) * cq
-    t_lo, t_hi = pd.t_range()
-    return _Box(max(t_lo, min(cp, cq, peak) - width * sp), min(t_hi, max(cp, cq, peak) + width * sp), peak)
-
-
-def _atom_atom(P1: _Parts, Q1: _Parts, P2: _Parts, Q2: _Parts, alpha: float) -> float:
-    """sum over pairs of atoms of (p1 p2)^alpha (q1 q2)^(1-alpha); inf where Q misses an atom of P."""
-    total = 0.0
-    for x1, p1 in P1.atoms.items():
-        q1 = Q1.atoms.get(x1, mpmath.mpf(0))
-        for x2, p2 in P2.atoms.items():
-            q2 = Q2.atoms.get(x2, mpmath.mpf(0))
-            if q1 * q2 == 0:
-                return math.inf
-            total += float((p1 * p2) ** alpha * (q1 * q2) ** (1 - alpha))
-    return total
-
-
-def _atom_lines(P_at: _Parts, Q_at: _Parts, P_d: _Parts, Q_d: _Parts, alpha: float, width: float,
-                epsrel: float) -> Estimate:
-    """The lines {atom} x R of the joint law: per atom of one coordinate, quad over the other
-    coordinate's density part; inf where Q misses an atom of P."""
-    from scipy import integrate
-
-    if P_d.density is None:
-        return Estimate(0.0, 0.0)
-    lp, lq = _float_log_t(P_d.density), _float_log_t(Q_d.density)
-    box = _box(P_d.density, Q_d.density, alpha, width)
-    total, err = 0.0, 0.0
-    for x, p in P_at.atoms.items():
-        q = Q_at.atoms.get(x, mpmath.mpf(0))
-        if q == 0:
-            return Estimate(math.inf, 0.0)
-        la, lb = float(mpmath.log(p)), float(mpmath.log(q))
-
-        def g(t, la=la, lb=lb):
-            return math.exp(alpha * (la + lp(t)) + (1 - alpha) * (lb + lq(t)))
-
-        pts = [t for t in (box.peak,) if box.lo < t < box.hi]
-        v, e = integrate.quad(g, box.lo, box.hi, points=pts or None, epsabs=0, epsrel=epsrel, limit=200)
-        total += v
-        err += e
-    return Estimate(total, err)
-
-
-def _plane(P1: _Parts, Q1: _Parts, P2: _Parts, Q2: _Parts, alpha: float, width: float,
-           epsrel: float) -> Estimate:
-    """The density x density part: scipy dblquad of the joint density on the plane."""
-    from scipy import integrate
-
-    if P1.density is None or P2.density is None:
-        return Estimate(0.0, 0.0)
-    lp1, lq1 = _float_log_t(P1.density), _float_log_t(Q1.density)
-    lp2, lq2 = _float_log_t(P2.density), _float_log_t(Q2.density)
-    b1 = _box(P1.density, Q1.density, alpha, width)
-    b2 = _box(P2.density, Q2.density, alpha, width)
-
-    def joint(t2, t1):  # dblquad integrates func(y, x)
-        log_p = lp1(t1) + lp2(t2)
-        log_q = lq1(t1) + lq2(t2)
-        if log_p == -math.inf:
-            return 0.0
-        return math.exp(alpha * log_p + (1 - alpha) * log_q)
-
-    v, e = integrate.dblquad(joint, b1.lo, b1.hi, b2.lo, b2.hi, epsabs=0, epsrel=epsrel)
-    return Estimate(v, e)
-
-
-def joint_renyi_2d(Ps: Sequence[Law], Qs: Sequence[Law], alpha, width: float = 12.0,
-                   epsrel: float = 1e-10) -> Estimate:
-    """``D_alpha(P_1 x P_2 || Q_1 x Q_2)`` by a two-dimensional quadrature of the joint law
-    (float64 value and error estimate).
-
-    The joint law of two independent releases with atoms and densities has four parts
-    (atom x atom, atom x density, density x atom, density x density).  The density x density part
-    is integrated by scipy ``dblquad`` of ``p(t1,t2)^alpha q(t1,t2)^(1-alpha)`` with the joint
-    log-densities (float64, box of ``width`` scales around the peak; the Gaussian tails outside are
-    below e^{-width^2/2}); the line parts by ``quad``.  No additivity is used: the integrand is the
-    joint density.  Component densities of P_i and Q_i must share their integration coordinate."""
-    alpha = float(validate.order(alpha))
-    for name, laws in (("Ps", Ps), ("Qs", Qs)):
-        if not isinstance(laws, Sequence) or len(laws) != 2:
-            raise ValueError(f"{name} must hold exactly two laws")
-        for i, law in enumerate(laws):
-            check_law(f"{name}[{i}]", law)
-    P1, P2, Q1, Q2 = _split(Ps[0]), _split(Ps[1]), _split(Qs[0]), _split(Qs[1])
-    for P, Q, i in ((P1, Q1, 1), (P2, Q2, 2)):
-        if P.density is not None and (Q.density is None or not P.density.same_coordinate(Q.density)):
-            raise ValueError(f"component {i}: P's density needs a Q density in the same coordinate")
-    parts = [Estimate(_atom_atom(P1, Q1, P2, Q2, alpha), 0.0),
-             _atom_lines(P1, Q1, P2, Q2, alpha, width, epsrel),
-             _atom_lines(P2, Q2, P1, Q1, alpha, width, epsrel)]
-    if any(math.isinf(p.value) for p in parts):
-        return Estimate(math.inf, 0.0)
-    parts.append(_plane(P1, Q1, P2, Q2, alpha, width, epsrel))
-    total = sum(p.value for p in parts)
-    err = sum(p.error for p in parts)
-    if total <= 0:
-        return Estimate(math.inf, 0.0)
-    value = float(np.log(total) / (alpha - 1))
-    return Estimate(value, float(err / total / (alpha - 1) + 1e-13 * (1 + abs(value))))
-
-
 def log_likelihood_ratio(P: Law, Q: Law, y) -> np.ndarray:
     """The privacy-loss variable ``log(dP/dQ)(y)`` (float64, vectorised) for laws made of atoms and a
     density (points equal to an atom use the atom masses, the rest the densities).  ``+inf`` where
@@ -904,8 +199,6 @@ def log_likelihood_ratio(P: Law, Q: Law, y) -> np.ndarray:
 
 
 __all__ = [
-    "zcdp_to_approx_dp", "cks_alpha", "cks_log_delta", "cks_delta", "cks_eps",
-    "Profile", "hockey_stick", "gaussian_hockey_stick", "gaussian_eps_of_delta",
-    "Epsilon", "eps_of_delta",
-    "compose_budgets", "composed_budget", "joint_renyi_2d", "log_likelihood_ratio",
+    "zcdp_to_approx_dp", "chernoff_log_tail", "chernoff_epsilon", "cks_alpha", "cks_log_delta", "cks_delta",
+    "cks_eps", "compose_budgets", "composed_budget", "log_likelihood_ratio",
 ]

@@ -18,20 +18,21 @@ class LogShiftDensity(Density):
     ``t > log(lo + c)``; two such densities with the same c share it, so neighbouring counts are
     exact translates there.  Subclasses give the noise: ``mp_noise_logpdf(z)``,
     ``noise_logpdf(z)`` (numpy) and ``mp_noise_sf(z)``; ``noise_kinks`` lists standardised points
-    where g has a kink (quadrature nodes)."""
+    where g has a kink (quadrature nodes).  ``origin``: how a mechanism made (mu, s, c), for
+    engines that recompute them exactly in balls (a :class:`LogShiftOrigin`); None: the stored
+    binary parameters are the law."""
 
     noise_kinks: tuple = ()
-    #: how the mechanism made (mu, s, c), for engines that recompute them exactly in balls
-    #: (a :class:`LogShiftOrigin`); None: the stored binary parameters are the law
-    origin: "LogShiftOrigin | None" = None
+    origin: "LogShiftOrigin | None"
 
-    def __init__(self, mu, s, c, lo=None, scale_name="s"):
+    def __init__(self, mu, s, c, lo=None, scale_name="s", origin: "LogShiftOrigin | None" = None):
         self.mu = mpmath.mpf(validate.real("mu", mu))
         self.s = mpmath.mpf(validate.real(scale_name, s, lo=0))
         self.c = mpmath.mpf(validate.real("c", c, lo=0))
         self.lo = -float(c) if lo is None else float(lo)
         self.lo_mp = -self.c if lo is None else mpmath.mpf(lo)
         self.hi = np.inf
+        self.origin = origin
         self._const_prec = None
 
     # -- the noise law (standardised) --
@@ -50,9 +51,7 @@ class LogShiftDensity(Density):
 
     def restricted_to_positive(self) -> "LogShiftDensity":
         """The same density on U > 0 only: the part of [U]_+ off its atom at 0 (eq 4)."""
-        out = type(self)(self.mu, self.s, self.c, lo=0)
-        out.origin = self.origin
-        return out
+        return type(self)(self.mu, self.s, self.c, lo=0, origin=self.origin)
 
     def mp_mass_at_or_below_zero(self):
         """P(U <= 0) = P(X <= (log c - mu)/s): the atom that clipping puts at 0."""
@@ -159,8 +158,8 @@ class LogShiftOrigin:
 class LogShiftedGaussianDensity(LogShiftDensity):
     """eq (10): W ~ N(mu, s^2), i.e. ``f(u) = phi((log(u + c) - mu)/s) / (s (u + c))``."""
 
-    def __init__(self, mu, s, c, lo=None):
-        super().__init__(mu, s, c, lo, scale_name="sigma")
+    def __init__(self, mu, s, c, lo=None, origin: LogShiftOrigin | None = None):
+        super().__init__(mu, s, c, lo, scale_name="sigma", origin=origin)
 
     def mp_noise_logpdf(self, z):
         return -z * z / 2 - normal.half_log_2pi()
@@ -175,12 +174,14 @@ class LogShiftedGaussianDensity(LogShiftDensity):
         return normal.mp_Phi(z)
 
 class LogShiftedGaussian(ContinuousLaw):
-    """The law of ``exp(W) - c`` with ``W ~ N(mu, s^2)``; the unclipped output U_n (eqs 4, 10)."""
+    """The law of ``exp(W) - c`` with ``W ~ N(mu, s^2)``; the unclipped output U_n (eqs 4, 10).
+    ``origin``: the mechanism's exact construction of (mu, s, c), kept by the density
+    (:class:`LogShiftOrigin`; None when the stored parameters are the law)."""
 
-    def __init__(self, mu, s, c):
+    def __init__(self, mu, s, c, origin: LogShiftOrigin | None = None):
         mu, s, c = validate.real("mu", mu), validate.real("s", s, lo=0), validate.real("c", c, lo=0)
         self.mu, self.s, self.c = mpmath.mpf(mu), mpmath.mpf(s), mpmath.mpf(c)
-        super().__init__(LogShiftedGaussianDensity(mu, s, c), name="exp(N(mu, s^2)) - c")
+        super().__init__(LogShiftedGaussianDensity(mu, s, c, origin=origin), name="exp(N(mu, s^2)) - c")
 
     def cdf(self, x):
         x = np.asarray(x, dtype=float)

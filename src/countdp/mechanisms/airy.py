@@ -254,8 +254,8 @@ class LogShiftedAiryDensity(LogShiftDensity):
     ``U > lo`` (lo = -c: the whole law; lo = 0: the part left by clipping).  The log-shift
     coordinate ``w = log(u + c)`` and its bookkeeping come from ``countdp.laws.LogShiftDensity``."""
 
-    def __init__(self, mu, b, c, lo=None):
-        super().__init__(mu, b, c, lo, scale_name="b")
+    def __init__(self, mu, b, c, lo=None, origin=None):
+        super().__init__(mu, b, c, lo, scale_name="b", origin=origin)
 
     @property
     def b(self):

@@ -85,10 +85,9 @@ class ShiftedLogGaussian(LogScaleBudget):
     def unclipped_law(self, n) -> LogShiftedGaussian:
         """U_n = (n+c) exp(sigma Z - sigma^2) - c (eq 4 before clipping)."""
         n = validate.count("n", n)
-        law = LogShiftedGaussian(self.log_mean(n), self.mp_sigma(), self.c)
-        law.density.origin = LogShiftOrigin(("shifted log-Gaussian", self.r0, self.c, self.drift_factor), n, self.c,
-                                            self.sigma_ball, self.drift_ball)
-        return law
+        origin = LogShiftOrigin(("shifted log-Gaussian", self.r0, self.c, self.drift_factor), n, self.c,
+                                self.sigma_ball, self.drift_ball)
+        return LogShiftedGaussian(self.log_mean(n), self.mp_sigma(), self.c, origin)
 
     def released_law(self, n) -> ClippedAtZero:
         """The released [U_n]_+: atom at 0 of mass Phi((log(c/(n+c)) + sigma^2)/sigma) plus density."""

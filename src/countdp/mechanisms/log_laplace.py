@@ -35,8 +35,8 @@ class LogShiftedLaplaceDensity(LogShiftDensity):
 
     noise_kinks = (0,)
 
-    def __init__(self, mu, b, c, lo=None):
-        super().__init__(mu, b, c, lo, scale_name="b")
+    def __init__(self, mu, b, c, lo=None, origin=None):
+        super().__init__(mu, b, c, lo, scale_name="b", origin=origin)
 
     @property
     def b(self):

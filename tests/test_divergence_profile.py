@@ -1,0 +1,101 @@
+"""countdp.divergence.profile: the exact privacy profile (hockey-stick divergence) and eps from
+delta."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from countdp import formulas
+from countdp.mechanisms import ShiftedLogGaussian
+from countdp.divergence import profile
+from countdp.laws import Gaussian, PointMass
+
+
+pytestmark = pytest.mark.mp_dps(30)
+
+
+@pytest.mark.parametrize("bad", [
+    lambda: profile.gaussian_hockey_stick(-1, 0), lambda: profile.gaussian_eps_of_delta(1, 0),
+    lambda: profile.hockey_stick(Gaussian(0, 1), Gaussian(1, 1), -0.5),
+    lambda: profile.hockey_stick(Gaussian(0, 1), Gaussian(1, 1), 0.5, method="magic"),
+    lambda: profile.hockey_stick("P", Gaussian(1, 1), 0.5),
+    lambda: profile.hockey_stick(Gaussian(0, 1), Gaussian(1, 2), 0.5, method="closed"),
+    lambda: profile.eps_of_delta(Gaussian(0, 1), Gaussian(1, 1), 2),
+])
+def test_bad_input_raises_value_error(bad):
+    with pytest.raises(ValueError):
+        bad()
+
+
+def test_bad_input_names_the_parameter():
+    with pytest.raises(ValueError, match="eps"):
+        profile.hockey_stick(Gaussian(0, 1), Gaussian(1, 1), -1)
+
+
+# ============================================================================================
+# the exact privacy profile
+# ============================================================================================
+
+
+def test_gaussian_profile_at_zero_is_total_variation():
+    mu = mpmath.mpf("0.7")
+    assert abs(profile.gaussian_hockey_stick(mu, 0) - (2 * mpmath.ncdf(mu / 2) - 1)) < 1e-28
+
+
+@pytest.mark.parametrize("mu,eps", [(0.3, 0.0), (0.3, 0.2), (1.5, 1.0), (4.0, 9.0)])
+def test_profile_quadrature_matches_closed_form(mu, eps):
+    P, Q = Gaussian(0, 1), Gaussian(mu, 1)
+    for A, B in ((P, Q), (Q, P)):
+        q = profile.hockey_stick(A, B, eps, method="quadrature")
+        closed = profile.hockey_stick(A, B, eps)
+        assert closed.method.startswith("closed form")
+        assert abs(q.value - closed.value) <= q.error + 1e-25
+
+
+def test_released_profile_below_unclipped_and_rounded_below_released():
+    mech = ShiftedLogGaussian(0.45, 1.0)
+    n = 1
+    U = profile.hockey_stick(mech.unclipped_law(n - 1), mech.unclipped_law(n), 3.0)
+    R = profile.hockey_stick(mech.released_law(n - 1), mech.released_law(n), 3.0)
+    K = profile.hockey_stick(mech.rounded_law(n - 1), mech.rounded_law(n), 3.0)
+    assert R.value <= U.value + R.error
+    assert K.value <= R.value + K.error + R.error
+    assert R.value < U.value  # at eps = 3 the crossing lies below log c: clipping strictly helps
+
+
+def test_profile_with_mass_gives_the_slope_in_eps():
+    """d delta/d eps = -(P(A) - delta) (envelope theorem): a finite difference agrees."""
+    P, Q = Gaussian(0, 1), Gaussian(1, 1)
+    eps, h = mpmath.mpf("0.4"), mpmath.mpf("1e-8")
+    pr = profile.hockey_stick(P, Q, eps, method="quadrature", with_mass=True)
+    fd = (profile.gaussian_hockey_stick(1, eps + h) - profile.gaussian_hockey_stick(1, eps - h)) / (2 * h)
+    assert abs(fd + (pr.p_mass - pr.value)) < 1e-12
+    assert pr.crossings and abs(pr.crossings[0] - (mpmath.mpf(1) / 2 - eps)) < 1e-20
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.floats(0.05, 3.0), st.floats(0.0, 3.0), st.floats(0.01, 1.0))
+def test_profile_decreases_in_eps(mu, eps, step):
+    a = profile.gaussian_hockey_stick(mu, eps)
+    b = profile.gaussian_hockey_stick(mu, eps + step)
+    assert 0 <= b <= a <= 1
+
+
+def test_point_masses_and_support_mismatch():
+    assert profile.hockey_stick(PointMass(0.5), PointMass(0.5), 0).value == 0
+    assert profile.hockey_stick(PointMass(0), PointMass(1), 3).value == 1
+    e = profile.eps_of_delta(PointMass(0), Gaussian(0, 1), 1e-3)
+    assert mpmath.isinf(e.value) and e.reason
+
+
+def test_eps_of_delta_quadrature_matches_closed_form_both_orderings():
+    mech = ShiftedLogGaussian(0.3, 1.0)
+    n = 100
+    delta = mpmath.mpf("1e-6")
+    e = profile.eps_of_delta(mech.unclipped_law(n), mech.unclipped_law(n - 1), delta, method="quadrature")
+    g = profile.gaussian_eps_of_delta(formulas.log_gap(n, 1.0) / mech.mp_sigma(), delta)
+    assert abs(e.value - g) <= e.error + 1e-20
+    a, b = e.by_ordering.values()
+    assert abs(a - b) <= e.error + 1e-20  # equal-variance Gaussians: symmetric
