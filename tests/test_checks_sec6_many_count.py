@@ -1,7 +1,7 @@
 """Tests of paper_checks/sec6_many_count.py (Section 6, many counts): the claims it declares and
 which carry certificates, the uniform prior of the control does not reach pi/(4e^2), the Laplace
 bumps nearly attain (17), and the fault catalogue: at least three catchable faults of two kinds
-per claim, and the faults the issue names are caught (each makes its claim fail by a case, in
+per claim, and the named transcription faults are caught (each makes its claim fail by a case, in
 quick mode).  That every claim passes in quick mode with its certificates proved is tested
 once, in test_checks_all_claims.py."""
 
@@ -46,7 +46,7 @@ def test_laplace_bumps_nearly_attain_eq17(check_script):
         assert 0 < gap < 1 / (4 * mpmath.mpf(10))           # about 1/(4b)
 
 
-#: the faults the issue names for these claims
+#: the named transcription faults of these claims
 NAMED = [
     ("lem6.3", "eq (17) with e for 2e"), ("lem6.3", "eq (17) with 1/4 -> 1/2"),
     ("thm6.4", "eq (22) with e for 2e"), ("thm6.4", "eq (22) with 1/4 -> 1/2"),

@@ -1,7 +1,7 @@
 """Tests of paper_checks/sec6_two_count.py (Section 6, two counts): the claims it declares, each
 with a certificate, the linear group privacy of the control is rejected directly, its mechanisms
 are admissible, its near-extremal pairs meet the Markov bounds, and its fault catalogue: at least
-three catchable faults of two kinds per claim, and the faults the issue names are caught (each
+three catchable faults of two kinds per claim, and the named transcription faults are caught (each
 makes its claim fail by a case, in quick mode).  That every claim passes in quick mode with its
 certificates proved is tested once, in test_checks_all_claims.py."""
 
@@ -50,7 +50,7 @@ def test_near_extremal_pair_meets_the_markov_bounds(check_script):
         assert 0 <= pair.separation - mpmath.mpf("0.45") < 1e-10
 
 
-#: the faults the issue names for these claims
+#: the named transcription faults of these claims
 NAMED = [
     ("lem6.1", "alpha k rho for alpha k^2 rho (linear group privacy)"),
     ("prop6.2", "eq (14) twice too strong"), ("prop6.2", "eq (14) 100x too strong"),

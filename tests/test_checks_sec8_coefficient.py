@@ -2,7 +2,7 @@
 certificate, the maximisers that produce the Table 2 constants, the Table 2 control rejected
 directly, the admissible range of the upper family, Theorem 1.1's converse constant as the exact
 limit of the two-count bound, and the fault catalogue (three catchable faults of two kinds per
-claim; the faults the issue names caught by a case).  That every claim passes in quick mode
+claim; the named transcription faults caught by a case).  That every claim passes in quick mode
 with its certificates proved is tested once, in test_checks_all_claims.py."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def test_upper_family_is_admissible_only_inside_the_unit_interval(check_script):
 # The fault catalogue
 # ---------------------------------------------------------------------------------------------
 
-#: the faults the issue names for these claims: each must make its claim fail a case
+#: the named transcription faults of these claims: each must make its claim fail a case
 NAMED = {
     "thm1.1": ["converse constant with 12.8 for 128 (10x too strong)", "converse constant 100x too strong"],
     "eq32": ["the two bounds exchanged (lower 1/pi, upper pi/(4e^2))", "ratio 4e/pi^2 for 4e^2/pi^2"],
