@@ -30,10 +30,11 @@ from countdp.mechanisms.constant_release import DataIndependentRelease
 from countdp.numerics.estimate import Z_BAR
 from countdp.numerics.montecarlo import mc_mean
 
+from _common import PREC
+
 TITLE = "Section 2: the zero-count boundary (Propositions 2.2 and 2.3)"
 
 MECH = dict(r0=0.25, c=1.0, r=0.5)  # a shifted log-Gaussian mechanism, as a source of real laws
-PREC = 53                           # Arb precision of the certificates (closed forms at PREC + 64)
 LITERAL_RELATION = "<"              # eq (1) asks E|xhat - x| < r x: strict
 NEGATION = {"<": ">=", "<=": ">"}   # "the law fails eq (1)"
 RELEASE_VALUE = Fraction(1, 2)      # Proposition 2.3's data-independent release

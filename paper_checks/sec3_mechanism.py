@@ -11,7 +11,6 @@ Beside each check, its certificates: Arb balls (python-flint) that enclose sigma
 error and the budget over ranges of counts, and exact rational identities for the rounding.
 """
 
-import pathlib
 import sys
 from fractions import Fraction
 
@@ -19,31 +18,29 @@ import mpmath
 import numpy as np
 from flint import arb, fmpq
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent))
-import _grid  # noqa: E402
-
-from countdp import formulas  # noqa: E402
-from countdp.arb.budget import certify_budget_asymptotics, certify_budget_decreasing  # noqa: E402
-from countdp.arb.log_gaussian import decide_released_error, released_error_integral  # noqa: E402
-from countdp.arb.normal import normal_quantile  # noqa: E402
-from countdp.arb.rounding import certify_rounding_identity  # noqa: E402
-from countdp.arb.verdicts import (Undecided, Verdict, ball_str, decide_contains, decide_gt,  # noqa: E402
+from countdp import formulas
+from countdp.arb.budget import certify_budget_asymptotics, certify_budget_decreasing
+from countdp.arb.log_gaussian import decide_released_error, released_error_integral
+from countdp.arb.normal import normal_quantile
+from countdp.arb.rounding import certify_rounding_identity
+from countdp.arb.verdicts import (Undecided, Verdict, ball_str, decide_contains, decide_gt,
                                   enclosure, verdict_all)
-from countdp.divergence.renyi import renyi  # noqa: E402
-from countdp.harness.claims import certificate, claim  # noqa: E402
-from countdp.harness.faults import (fault, offset_argument, replace_body, scale, set_attribute,  # noqa: E402
+from countdp.divergence.renyi import renyi
+from countdp.harness.claims import certificate, claim
+from countdp.harness.faults import (fault, offset_argument, replace_body, scale, set_attribute,
                                     uncatchable, wrap_body)
-from countdp.harness.results import fmt  # noqa: E402
-from countdp.laws.expectation import quad_expectation  # noqa: E402
-from countdp.mechanisms import ShiftedLogGaussian, stochastic_round  # noqa: E402
-from countdp.numerics import normal  # noqa: E402
-from countdp.numerics.contexts import ball  # noqa: E402
-from countdp.numerics.montecarlo import mc_mean  # noqa: E402
-from countdp.numerics.tolerance import working_precision  # noqa: E402
+from countdp.harness.results import fmt
+from countdp.laws.expectation import quad_expectation
+from countdp.mechanisms import ShiftedLogGaussian, stochastic_round
+from countdp.numerics import normal
+from countdp.numerics.contexts import ball
+from countdp.numerics.montecarlo import mc_mean
+from countdp.numerics.tolerance import working_precision
+
+import _grid
+from _common import BALL_ROUTE, BALL_CLOSED_ROUTE, QUAD_ROUTE, SMOOTH
 
 TITLE = "Section 3: the shifted log-Gaussian mechanism (eqs 3-7, Theorem 3.1, Corollary 3.2)"
-#: |y - n| is smooth between its break at n: Gauss-Legendre quadrature (tanh-sinh where its estimate is smaller)
-SMOOTH = "gauss-legendre"
 CERT_R, CERT_R0, CERT_C = fmpq(1, 2), fmpq(1, 4), 1  # the certificates' design: sigma ~ 0.157
 
 
@@ -219,10 +216,10 @@ def _released_edge_cases(quick):
 
 
 @claim("thm3.1.ii", routes=["closed form alpha v(n), eqs (5)-(6)",
-                            _grid.BALL_ROUTE + ": D_alpha between the released laws (atom + density), both "
+                            BALL_ROUTE + ": D_alpha between the released laws (atom + density), both "
                             "directions, every case",
-                            _grid.BALL_CLOSED_ROUTE + ": the same D_alpha, every case",
-                            _grid.QUAD_ROUTE + ": the released D_alpha on the quick grid's cases (in full mode "
+                            BALL_CLOSED_ROUTE + ": the same D_alpha, every case",
+                            QUAD_ROUTE + ": the released D_alpha on the quick grid's cases (in full mode "
                             "too), against the acb.integral ball",
                             "D_alpha between the unclipped laws on the boundary edges n = 1, 2 by the acb.integral "
                             "ball (every design) and by mpmath quadrature (the quick grid's designs): equality with "
@@ -327,7 +324,7 @@ def _series_coefficient(s, c):
                              "along n = 10^k (one formula at two precisions)",
                              "series coefficient -(2c-1)/(2 sigma^2) of the n^-3 term",
                              "D_2(U_{n-1} || U_n)/2 at n = 10, 10^3, 10^6 (independent of the budget formula): "
-                             + _grid.BALL_ROUTE + " at every design, and " + _grid.QUAD_ROUTE + " at the quick "
+                             + BALL_ROUTE + " at every design, and " + QUAD_ROUTE + " at the quick "
                              "grid's designs"])
 def theorem_3_1_iii(check):
     top, k = 6, REMAINDER_ORDER
@@ -402,9 +399,9 @@ def budget_remainder_constants(cert):
 @claim("cor3.2", routes=["Corollary 3.2 as stated: sigma = Phi^{-1}(1/2 + r0/4) (Newton on Phi), "
                          "v(0) = log^2 2/(2 sigma^2), v(n) = log^2(1 + 1/n)/(2 sigma^2)",
                          "the general mechanism at c = 1 (eq 3 by erfinv, eqs 5-6 by the budget formula)",
-                         _grid.BALL_ROUTE + ": D_2(U_{n-1} || U_n) / 2 at c = 1, every edge",
-                         _grid.BALL_CLOSED_ROUTE + ": the same D_2, every edge",
-                         _grid.QUAD_ROUTE + ": the same D_2 on the quick grid's edges (in full mode too)"])
+                         BALL_ROUTE + ": D_2(U_{n-1} || U_n) / 2 at c = 1, every edge",
+                         BALL_CLOSED_ROUTE + ": the same D_2, every edge",
+                         QUAD_ROUTE + ": the same D_2 on the quick grid's edges (in full mode too)"])
 def corollary_3_2(check):
     balls = _grid.Coverage("Arb balls (acb.integral and closed form in Phi) of D_2, every edge")
     for r in (_grid.R_QUICK if check.quick else _grid.R_FULL):

@@ -9,32 +9,28 @@ density and with a Monte Carlo of the mechanism itself (5 standard errors, seede
 certificates enclose the same expectations in Arb balls (acb.integral plus proven tails).
 """
 
-import pathlib
-import sys
 
 import mpmath
 import numpy as np
 from flint import arb, fmpq
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent))
-import _grid  # noqa: E402
-
-from countdp import formulas  # noqa: E402
-from countdp.arb.log_gaussian import (half_expectation_integrals, multiplicative_error_integral,  # noqa: E402
+from countdp import formulas
+from countdp.arb.log_gaussian import (half_expectation_integrals, multiplicative_error_integral,
                                       unclipped_error_integral)
-from countdp.arb.verdicts import Undecided, ball_str, decide_contains, enclosure, to_arb, verdict_all  # noqa: E402
-from countdp.harness.claims import certificate, claim  # noqa: E402
-from countdp.harness.faults import fault, offset_argument, replace_body, scale  # noqa: E402
-from countdp.harness.results import fmt  # noqa: E402
-from countdp.laws import Gaussian  # noqa: E402
-from countdp.laws.expectation import quad_expectation  # noqa: E402
-from countdp.mechanisms import ShiftedLogGaussian  # noqa: E402
-from countdp.numerics.montecarlo import mc_mean  # noqa: E402
-from countdp.numerics.tolerance import working_precision  # noqa: E402
+from countdp.arb.verdicts import Undecided, ball_str, decide_contains, enclosure, to_arb, verdict_all
+from countdp.harness.claims import certificate, claim
+from countdp.harness.faults import fault, offset_argument, replace_body, scale
+from countdp.harness.results import fmt
+from countdp.laws import Gaussian
+from countdp.laws.expectation import quad_expectation
+from countdp.mechanisms import ShiftedLogGaussian
+from countdp.numerics.montecarlo import mc_mean
+from countdp.numerics.tolerance import working_precision
+
+import _grid
+from _common import SMOOTH
 
 TITLE = "Section 4: exact utility calibration (Lemma 4.1, eqs 8-9)"
-#: |y - n| is smooth between its break at n: Gauss-Legendre quadrature (tanh-sinh where its estimate is smaller)
-SMOOTH = "gauss-legendre"
 CERT_R0, CERT_C = fmpq(1, 4), 1  # the certificates' design (r = 1/2): sigma ~ 0.157
 
 

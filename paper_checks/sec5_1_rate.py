@@ -42,16 +42,14 @@ from countdp.numerics.series import inverse_half_series
 from countdp.numerics.tolerance import working_precision
 from countdp.arb.normal import normal_quantile
 
+from _common import PREC, SPREAD_MAX, RATE_EXPONENT_TOL
+
 TITLE = "Section 5.1: interpreting the rate (zCDP conversion, the coefficient limits, eq 13)"
 
 DELTA_TEXT = "1e-6"  # delta of the approximate-DP statements (made an mpf at the working precision)
-SPREAD_MAX = 2  # "bounded over decades": the scaled sequence stays within a factor 2
-RATE_EXPONENT_TOL = "0.05"  # a rate over decades: its fitted exponent within a twentieth of a power
 # the conversion's relative excess over the exact Gaussian eps is ~ log(l)/l (l = log(1/delta)): exponent -1, the
 # log factor moving the fitted value by about 1/log(l) <= 0.15 over l = 230..230000
 GAP_EXPONENT_TOL = "0.2"
-PREC = 53  # bits of the certificates' ball arithmetic
-ENC = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"
 
 
 def conv_designs(quick):

@@ -11,39 +11,36 @@ Beside each check, its certificates: Arb balls (python-flint) of the same integr
 densities as written with proven tail bounds, and range checks of the budget over n.
 """
 
-import pathlib
 import sys
 
 import mpmath
 import numpy as np
 from flint import arb, fmpq
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent))
-import _grid  # noqa: E402
-
-from countdp import formulas  # noqa: E402
-from countdp.arb.budget import certify_budget_asymptotics, certify_budget_decreasing  # noqa: E402
-from countdp.arb.log_gaussian import log_count_law  # noqa: E402
-from countdp.arb.renyi import (decide_released_budget, equal_variance_renyi, product_renyi,  # noqa: E402
+from countdp import formulas
+from countdp.arb.budget import certify_budget_asymptotics, certify_budget_decreasing
+from countdp.arb.log_gaussian import log_count_law
+from countdp.arb.renyi import (decide_released_budget, equal_variance_renyi, product_renyi,
                                unclipped_renyi)
-from countdp.arb.verdicts import (ball_str, control_verdict, decide_contains,  # noqa: E402
+from countdp.arb.verdicts import (ball_str, control_verdict, decide_contains,
                                   to_arb, verdict_all)
-from countdp.divergence.renyi import renyi, renyi_product_2d  # noqa: E402
-from countdp.harness.claims import certificate, claim  # noqa: E402
-from countdp.harness.faults import (fault, offset_argument, replace_body, scale, set_attribute,  # noqa: E402
+from countdp.divergence.renyi import renyi, renyi_product_2d
+from countdp.harness.claims import certificate, claim
+from countdp.harness.faults import (fault, offset_argument, replace_body, scale, set_attribute,
                                     wrap_body)
-from countdp.harness.results import fmt  # noqa: E402
-from countdp.laws import Gaussian  # noqa: E402
-from countdp.mechanisms import ShiftedLogGaussian  # noqa: E402
-from countdp.numerics.contexts import ball  # noqa: E402
-from countdp.numerics.montecarlo import mc_mean  # noqa: E402
-from countdp.numerics.tolerance import working_precision  # noqa: E402
+from countdp.harness.results import fmt
+from countdp.laws import Gaussian
+from countdp.mechanisms import ShiftedLogGaussian
+from countdp.numerics.contexts import ball
+from countdp.numerics.montecarlo import mc_mean
+from countdp.numerics.tolerance import working_precision
+
+import _grid
+from _common import PREC, ENCLOSED, BALL_ROUTE, BALL_CLOSED_ROUTE, QUAD_ROUTE
 
 TITLE = "Section 5: exact divergence (eqs 10-12), postprocessing, monotonicity, product"
 CERT_R0, CERT_C = fmpq(1, 4), 1  # the certificates' design (r = 1/2): sigma ~ 0.157
-PREC = 53                        # Arb precision of the certified integrals
 CLOSED_PREC = PREC + 64          # closed forms are enclosed 64 bits tighter than the integrals
-ENCLOSED = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"
 
 
 def _certified_range(quick: bool) -> int:
@@ -200,9 +197,9 @@ def gaussian_pairs(quick):
 
 
 @claim("eq11", routes=["closed form alpha (mu-nu)^2/(2 s^2) (eq 11)",
-                       _grid.BALL_ROUTE + ": int p^alpha q^(1-alpha), every case",
-                       _grid.BALL_CLOSED_ROUTE + ": the same integral, every case",
-                       _grid.QUAD_ROUTE + ": the same integral on the quick grid's cases (in full mode too)",
+                       BALL_ROUTE + ": int p^alpha q^(1-alpha), every case",
+                       BALL_CLOSED_ROUTE + ": the same integral, every case",
+                       QUAD_ROUTE + ": the same integral on the quick grid's cases (in full mode too)",
                        "Monte Carlo of E_Q[(p/q)^alpha] = exp((alpha-1) D_alpha), 5 s.e. (small tilts)"])
 def equation_11(check):
     balls = _grid.Coverage("Arb balls (acb.integral and closed form in Phi) of D_alpha, every case")
@@ -267,10 +264,10 @@ def _eq12_quick_case(design, pair, alpha) -> bool:
 
 
 @claim("eq12", routes=["closed form alpha log^2((n+c)/(m+c))/(2 sigma^2) (eq 12)",
-                       _grid.BALL_ROUTE + ": D_alpha between the densities of U_n and U_m, both directions, "
+                       BALL_ROUTE + ": D_alpha between the densities of U_n and U_m, both directions, "
                        "every case",
-                       _grid.BALL_CLOSED_ROUTE + ": the same D_alpha, every case",
-                       _grid.QUAD_ROUTE + ": the same D_alpha on the quick grid's cases (in full mode too), "
+                       BALL_CLOSED_ROUTE + ": the same D_alpha, every case",
+                       QUAD_ROUTE + ": the same D_alpha on the quick grid's cases (in full mode too), "
                        "against eq (12) and the acb.integral ball"])
 def equation_12(check):
     worst = mpmath.mpf(0)
@@ -326,10 +323,10 @@ def count_divergence_enclosed(cert):
 
 
 @claim("sec5.post", routes=["closed form alpha v(n) and atom mass Phi((log(c/(n+c)) + sigma^2)/sigma)",
-                            _grid.BALL_ROUTE + ": the released law's divergence (atom + density) and the "
+                            BALL_ROUTE + ": the released law's divergence (atom + density) and the "
                             "unclipped one, every case",
-                            _grid.BALL_CLOSED_ROUTE + ": the same divergences, every case",
-                            _grid.QUAD_ROUTE + ": the same divergences on the quick grid's cases (in full mode too)",
+                            BALL_CLOSED_ROUTE + ": the same divergences, every case",
+                            QUAD_ROUTE + ": the same divergences on the quick grid's cases (in full mode too)",
                             "exact pmf sums for the rounded integer laws",
                             "Monte Carlo of the atom (fraction of zeros), 5 s.e."])
 def postprocessing(check):

@@ -41,11 +41,11 @@ from countdp.mechanisms import ShiftedLogGaussian
 from countdp.mechanisms.log_laplace import LogLaplaceMechanism
 from countdp.numerics.tolerance import working_precision
 
+from _common import PREC, ENCLOSED
+
 TITLE = "Sections 6.2-6.5: the many-count lower bounds (Lemma 6.3 to Corollary 6.7)"
 
 R = Fraction(1, 10)
-PREC = 53  # Arb precision of the certificates; closed forms compared with integrals at PREC + 64
-ENC = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"
 
 
 def _bounded_ratios(check, params_list, ratios, what):
@@ -284,7 +284,7 @@ def ingredients_are_certified(cert):
                               decide_lt(gauss, laplace.entropy), decide_lt(unif, laplace.entropy)])
             cert.record(f"Laplace(d) entropy = log(2 e d), d={d}",
                         "certified -int f log f encloses log(2ed) and int |x| f encloses d "
-                        "(" + ENC + "); the Gaussian (log(pi d) + 1/2) and uniform "
+                        "(" + ENCLOSED + "); the Gaussian (log(pi d) + 1/2) and uniform "
                         "(log 4d) laws with E|W| = d have strictly smaller entropy "
                         "(separated)", laplace.entropy, vd, E_abs=laplace.abs_mean)
 
@@ -855,7 +855,7 @@ def truncated_gaussian_constant_is_certified(cert):
             cert.record(f"truncated Gaussian L={L}: h_L, tau_L^2, e^(2h)/(8e^3 tau^2) < pi/(4e^2)",
                         "acb.integral of -f log f, x^2 f, phi on [-L, L] enclose h_L = "
                         "log(sqrt(2pi) Z_L) + tau_L^2/2, tau_L^2 = 1 - 2L phi(L)/Z_L, Z_L = 2Phi(L) - 1 ("
-                        + ENC + "); eq (31) value strictly below pi/(4e^2) (separated)",
+                        + ENCLOSED + "); eq (31) value strictly below pi/(4e^2) (separated)",
                         integrals.entropy, vd, tau2=integrals.variance, Z=integrals.mass, value=value)
 
 

@@ -33,10 +33,11 @@ from countdp.mechanisms.log_laplace import LogLaplaceMechanism
 from countdp.numerics.contexts import exact
 from countdp.numerics.tolerance import working_precision
 
+from _common import PREC, ENCLOSED
+
 TITLE = "Section 6.1: pathwise group privacy (Lemma 6.1) and the two-count bound (Proposition 6.2)"
 
 R = Fraction(1, 10)  # the paper's running example, exactly
-PREC = 53  # Arb precision of the certificates; closed forms compared with integrals at PREC + 64
 
 
 def mechanisms(r):
@@ -181,9 +182,6 @@ def pathwise_group_privacy(check):
                 f"{mpmath.nstr(hi[0], 4)}]")
 
 
-ENC = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"
-
-
 @certificate("lem6.1", scope="instance")
 def chains_attain_the_bound(cert):
     """Equal-variance Gaussian chains attain alpha k^2 rho (certified integrals), and the
@@ -203,7 +201,7 @@ def chains_attain_the_bound(cert):
                 cert.record(f"D_alpha(N(0,1)||N(k/2,1)), alpha={alpha}, k={k}",
                             "chain of k edges each alpha rho (rho = shift^2/(2s^2), eq 11): "
                             "certified integral of p^alpha q^(1-alpha) encloses alpha k^2 "
-                            "rho (the bound is attained); " + ENC + "; control: the "
+                            "rho (the bound is attained); " + ENCLOSED + "; control: the "
                             "linear-in-k bound alpha k rho is PROVED_FALSE (balls separate)",
                             D, verdict_all([decide_contains(D, bound), control_verdict(ctrl)]),
                             control=ctrl.value, rhs=bound)

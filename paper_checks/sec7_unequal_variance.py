@@ -41,6 +41,8 @@ from countdp.mechanisms.unequal_variance import UnequalVarianceGaussian
 from countdp.numerics.contexts import Context
 from countdp.numerics.rational import mpf_at_least, mpf_below, to_fraction
 
+from _common import PREC, ENCLOSED
+
 TITLE = "Section 7: the unequal-variance Gaussian fails the definition (Lemma 7.1, eq 35)"
 
 # (label, mu_P, s_P, mu_Q, s_Q); s_P^2 - s_Q^2 divides a power of two times s_P^2, so the
@@ -53,7 +55,6 @@ N_BISECT_QUICK = [1, 2, 3, 4, 5, 7, 10, 20, 50, 100, 200, 500, 1000]
 N_ENGINE_QUICK = [1, 1000]
 N_ENGINE_FULL = [1, 2, 3, 10, 100, 1000]
 CONVERGED = mpmath.mpf("1e-20")           # "the truncated integrals have converged": R(T)/I(T) <= this
-PREC = 53                                  # Arb precision of the certificates (closed forms at PREC + 64)
 
 
 def _mp(x):
@@ -271,7 +272,6 @@ def _divergent_side(check, t, P, Q, alpha, p, closed, engine, label, quad):
         f"T={fmt(T, 4)}: log I={fmt(v, 6)}" for T, v in seq))
 
 
-ENC = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"
 FINITE_CASES = [(2, 0, 1, 1, fmpq(6, 5)), (fmpq(3, 2), 0, 1, fmpq(1, 2), fmpq(4, 5)),
                 (10, 1, 1, 0, 2), (fmpq(17, 10), 3, fmpq(3, 2), 2, 1)]       # (alpha, mu_P, s_P, mu_Q, s_Q)
 DIVERGENT_CASES = [(3, 0, 2, 1, fmpq(3, 2)), (fmpq(9, 5), 3, fmpq(3, 2), 2, 1), (2, 2, 1, 1, fmpq(1, 2))]
@@ -301,7 +301,7 @@ def finite_side_integral_encloses_the_closed_form(cert):
                                                                               case[4], case[0]),
                         "margin alpha s_Q^2 + (1-alpha) s_P^2 > 0 (exact); certified integral "
                         "of p^alpha q^(1-alpha) (tails (Q+)) encloses exp((alpha-1) D) with "
-                        "the closed-form D; " + ENC + "; control: D without the "
+                        "the closed-form D; " + ENCLOSED + "; control: D without the "
                         "log(s_Q^2/s_a^2) term excluded", enc.integral, vd, D=ball_str(enc.divergence),
                         margin=str(margin), control=ctrl.value)
 

@@ -49,16 +49,14 @@ from countdp.numerics.tolerance import working_precision
 from countdp.arb.airy import certified_limit_constant, certified_prime_zero
 from countdp.arb.renyi import product_renyi, unclipped_renyi
 
+from _common import PREC, ENCLOSED, SPREAD_MAX, RATE_EXPONENT_TOL
+
 TITLE = "Section 8 and eq (32): the coefficient C*, Table 2, composition, bias; Theorem 1.1"
 
-SPREAD_MAX = 2  # "bounded over decades": the scaled sequence stays within a factor 2
-RATE_EXPONENT_TOL = "0.05"  # a rate over decades: its fitted exponent within a twentieth of a power
 TEMPLATE_ARGMAX = (8, Fraction(1, 2))  # Section 8: the two-count template is maximised at a = 8, theta = 1/2
 REMAINDER_ORDER = 2  # Section 8: exp(sigma Z - sigma^2) - 1 = sigma Z + O_L1(sigma^2)
 RELEASE_AT_R_ONE = Fraction(1, 2)  # Theorem 1.1 / Proposition 2.3: the data-independent release at r = 1
-PREC = 53  # bits of the certificates' ball arithmetic
 HP = PREC + 64  # closed forms evaluated 64 bits more precisely than the enclosures they are put in
-ENC = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"
 
 
 def rounding(scale=1):
@@ -551,7 +549,7 @@ def product_divergence_is_the_sum_of_budgets(cert):
             vd = verdict_all([decide_contains(D, tot), control_verdict(ctrl)])
             cert.record(f"three releases (r0,c) = (1/4,1), (1/10,1/2), (1/2,2), n={n}, alpha={alpha}",
                         "Fubini: D of the product law = sum of the certified 1-D divergences, and it encloses "
-                        "the sum of budgets alpha sum_t v_t(n); " + ENC + "; control 'D <= alpha max_t v_t(n)' "
+                        "the sum of budgets alpha sum_t v_t(n); " + ENCLOSED + "; control 'D <= alpha max_t v_t(n)' "
                         "PROVED_FALSE", D, vd, sum_of_budgets=ball_str(tot), control=ctrl.value)
 
 
@@ -632,7 +630,7 @@ def bias_is_nonzero(cert):
             vd = verdict_all([decide_contains(bu, cu), decide_lt(bu, 0), decide_contains(br, cr), sign_r,
                               Verdict.PROVED_TRUE if ctrl is Verdict.PROVED_FALSE else Verdict.UNDECIDED])
             cert.record(f"E U_n - n and E[U_n]_+ - n, n={n}",
-                        "certified integrals of the mean enclose (n+c)(e^{-sigma^2/2} - 1) (" + ENC + ") which is "
+                        "certified integrals of the mean enclose (n+c)(e^{-sigma^2/2} - 1) (" + ENCLOSED + ") which is "
                         "< 0 (separated), and the released closed form; released bias "
                         + ("> 0" if n == 0 else "< 0") + " (separated); control 'bias = 0' PROVED_FALSE",
                         bu, vd, released_bias=ball_str(br), control=ctrl.value)
