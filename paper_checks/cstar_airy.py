@@ -49,6 +49,7 @@ from countdp.numerics.sequences import richardson
 from countdp.numerics.tolerance import working_precision
 
 TITLE = "Beyond the paper: the Airy log-mechanism, C* <= 8|a1'|^3/27 < 1/pi"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 # ---- grids ----------------------------------------------------------------------------------
 U_QUICK = ["1e-4", "1e-2", "0.3", "1", "3", "10", "100", "1000"]
@@ -194,6 +195,46 @@ def airy_constant_below_one_over_pi(cert):
                     "(balls separate)", constant, decide_lt(constant, 1 / flint.arb.pi()))
 
 
+def _first_zero_of_ai(ctx):
+    """a1 ~ -2.3381, the first zero of Ai: the mistake of taking Ai's zero for Ai''s."""
+    if ctx.name == "ball":
+        return flint.arb.airy_ai_zero(1)
+    if ctx.name == "fp":
+        return float(special.ai_zeros(1)[0][0])
+    return mpmath.airyaizero(1)
+
+
+def _abs_a1p(ctx, a1p):
+    return abs(formulas.airy_prime_zero(ctx) if a1p is None else ctx.convert(a1p))
+
+
+def _limit_constant_squared(ctx, a1p=None):
+    a = _abs_a1p(ctx, a1p)
+    return 8 * a * a / 27                                    # |a1'|^2 for |a1'|^3
+
+
+def _second_moment_without_first_term(ctx, a1p=None):
+    a = _abs_a1p(ctx, a1p)
+    return 8 * a * a / 15                                    # 1/(5|a1'|) dropped
+
+
+FAULTS += [
+    fault("cstar.airy.constants", "8|a1'|^3/9 for 8|a1'|^3/27", "factor", scale(formulas.airy_limit_constant, 3)),
+    fault("cstar.airy.constants", "8|a1'|^2/27 for 8|a1'|^3/27", "exponent",
+          replace_body(formulas.airy_limit_constant, _limit_constant_squared)),
+    fault("cstar.airy.constants", "a1 (first zero of Ai) for a1' (first zero of Ai')", "constant",
+          replace_body(formulas.airy_prime_zero, _first_zero_of_ai)),
+    fault("cstar.airy.constants", "Fisher information I = 4|a1'|/3 off by 1 %", "constant",
+          scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.constants", "mean absolute value m = 2|a1'|/3 off by 1 %", "constant",
+          scale(formulas.airy_mean_abs, "1.01")),
+    fault("cstar.airy.constants", "Z = |a1'| Ai(a1')^2 (the 2 of the two half-lines dropped)", "factor",
+          scale(formulas.airy_normaliser, "0.5")),
+    fault("cstar.airy.constants", "E X^2 = 8 a1'^2/15 (the term 1/(5|a1'|) dropped)", "dropped term",
+          replace_body(formulas.airy_second_moment, _second_moment_without_first_term)),
+]
+
+
 # =============================================================================================
 # sub-Gaussian score
 # =============================================================================================
@@ -275,6 +316,29 @@ def score_is_strictly_subgaussian(cert):
                         "I u^2/2 (the ball: the upper end)", hi, vd, lower=lo, bound=bound)
 
 
+def _cgf_bound_linear(ctx, u, a1p=None):
+    return formulas.airy_fisher(ctx, a1p) * ctx.convert(u) / 2      # I u/2 for I u^2/2
+
+
+def _moment_bound_next_odd(ctx, k, a1p=None):
+    odd = ctx.convert(1)
+    for j in range(1, int(k) + 1):
+        odd = odd * (2 * j + 1)                              # (2k+1)!! for (2k-1)!!
+    return odd * formulas.airy_fisher(ctx, a1p) ** int(k)
+
+
+FAULTS += [
+    fault("cstar.airy.subgaussian", "K_s(u) <= I u^2/4 (I/4 for I/2)", "factor",
+          scale(formulas.airy_score_cgf_bound, "0.5")),
+    fault("cstar.airy.subgaussian", "K_s(u) <= I u/2 (u for u^2)", "exponent",
+          replace_body(formulas.airy_score_cgf_bound, _cgf_bound_linear)),
+    fault("cstar.airy.subgaussian", "Fisher information I off by 1 % (a weaker bound)", "constant",
+          scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.subgaussian", "Gaussian score moments (2k+1)!! I^k for (2k-1)!! I^k", "index",
+          replace_body(formulas.airy_score_moment_bound, _moment_bound_next_odd)),
+]
+
+
 def _bound_tight_at_zero(check, chk):
     """The bound is the score CGF's leading term: its constant I/2 equals the quadrature Fisher
     information over 2, and K_s(u)/u^2 = I/2 + kappa_4 u^2/24 + O(u^4) meets it at the smallest u
@@ -354,6 +418,19 @@ def utility(check):
                 + ", ".join(fmt(t, 12) for t, _ in tight) + " (the bound is attained up to the clipped atom)")
 
 
+FAULTS += [
+    fault("cstar.airy.utility", "utility bound r0 n (c dropped from r0 (n+c)/(1+c))", "shift dropped",
+          replace_body(formulas.error_bound, lambda ctx, n, r0, c: ctx.convert(r0) * ctx.convert(n))),
+    fault("cstar.airy.utility", "utility bound r0 (n-1+c)/(1+c)", "index",
+          offset_argument(formulas.error_bound, "n", -1)),
+    fault("cstar.airy.utility", "utility bound 1 % weaker", "constant", scale(formulas.error_bound, "1.01")),
+    fault("cstar.airy.utility", "drift t = +b q (the tilted-median condition with the wrong sign)", "sign",
+          replace_body(formulas.airy_drift, lambda ctx, b, q: ctx.convert(b) * ctx.convert(q))),
+    fault("cstar.airy.utility", "target r n for r max(n, 1)", "other",
+          replace_body(formulas.target, lambda ctx, n, r: ctx.convert(r) * ctx.convert(n))),
+]
+
+
 def _calibration_cases(check, mech: AiryLogMechanism, p0: dict):
     """The drift by Newton on its derivative against t = -b q, and the minimal error against
     r0/(1+c); returns the error at drift 0 (for the control)."""
@@ -427,6 +504,20 @@ def budget(check):
     check.slack(f"largest (D_alpha/alpha - KL)/KL over all scanned orders and shifts: {worst_excess:.3e} "
                 "(negative: every order below the KL end); n^2 v(n) extrapolations agree with I_X/(2 b^2) to "
                 + ", ".join(fmt(abs(e - lim) / lim, 3) for e, lim in limits))
+
+
+def _n2v_limit_over_b(ctx, b, a1p=None):
+    return formulas.airy_fisher(ctx, a1p) / (2 * ctx.convert(b))   # I/(2b) for I/(2b^2)
+
+
+FAULTS += [
+    fault("cstar.airy.budget", "log gap log((n+c)/(n+c-1)) read as log((n+1+c)/(n+c)) (n+c for n-1+c)", "index",
+          offset_argument(formulas.log_gap, "n", 1)),
+    fault("cstar.airy.budget", "n^2 v(n) -> I/b^2 (the 1/2 dropped)", "factor", scale(formulas.airy_n2v_limit, 2)),
+    fault("cstar.airy.budget", "n^2 v(n) -> I/(2b) (b for b^2)", "exponent",
+          replace_body(formulas.airy_n2v_limit, _n2v_limit_over_b)),
+    fault("cstar.airy.budget", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
+]
 
 
 def _scan_cases(check):
@@ -594,6 +685,17 @@ def limit(check):
         + f"; gap to 1/pi: {fmt(1 / mpmath.pi - target, 6)}")
 
 
+FAULTS += [
+    fault("cstar.airy.limit", "8|a1'|^3/9 for 8|a1'|^3/27", "factor", scale(formulas.airy_limit_constant, 3)),
+    fault("cstar.airy.limit", "8|a1'|^2/27 for 8|a1'|^3/27", "exponent",
+          replace_body(formulas.airy_limit_constant, _limit_constant_squared)),
+    fault("cstar.airy.limit", "a1 (first zero of Ai) for a1' (first zero of Ai')", "constant",
+          replace_body(formulas.airy_prime_zero, _first_zero_of_ai)),
+    fault("cstar.airy.limit", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.limit", "8|a1'|^3/27 off by 0.1 %", "constant", scale(formulas.airy_limit_constant, "1.001")),
+]
+
+
 def _scan_limit_case(check, mech: AiryLogMechanism, r, r0, cc, L):
     """r^2 n^2 v(n) from the engine's scan at n = ceil(10^j/b), Richardson in 1/n, against L."""
     b = mech.mp_b()
@@ -716,6 +818,17 @@ def vs_gaussian(check):
                 f"(bar {fmt(tol, 3)}); gap to 1 is {fmt(1 - target, 5)}")
 
 
+FAULTS += [
+    fault("cstar.airy.vs_gaussian", "8 |a1'|^3/27 for 8 pi |a1'|^3/27 (pi dropped)", "factor",
+          replace_body(formulas.airy_gaussian_limit_ratio,
+                       lambda ctx, a1p=None: formulas.airy_limit_constant(ctx, a1p))),
+    fault("cstar.airy.vs_gaussian", "8 e |a1'|^3/27 for 8 pi |a1'|^3/27", "pi vs e",
+          replace_body(formulas.airy_gaussian_limit_ratio,
+                       lambda ctx, a1p=None: ctx.e * formulas.airy_limit_constant(ctx, a1p))),
+    fault("cstar.airy.vs_gaussian", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.vs_gaussian", "8 pi |a1'|^3/27 off by 0.1 %", "constant",
+          scale(formulas.airy_gaussian_limit_ratio, "1.001")),
+]
 def _budget_ratio_cases(check) -> tuple[list[dict], tuple]:
     """v_Airy/v_Gauss at the largest n against the limit ratio, and the sup at alpha -> 1 for every
     Airy budget evaluated, over the (r, r0/r, c) grid; returns the table rows and the range of
@@ -741,105 +854,6 @@ def _budget_ratio_cases(check) -> tuple[list[dict], tuple]:
                       "gaussian_budget_smaller_from_n": cmp_.gauss_wins_from})
         shifts = (min(shifts[0], cmp_.shifts[0]), max(shifts[1], cmp_.shifts[1]))
     return table, shifts
-
-
-# =============================================================================================
-# faults: plausible mistakes in transcribing the research note's formulas
-# =============================================================================================
-
-
-def _first_zero_of_ai(ctx):
-    """a1 ~ -2.3381, the first zero of Ai: the mistake of taking Ai's zero for Ai''s."""
-    if ctx.name == "ball":
-        return flint.arb.airy_ai_zero(1)
-    if ctx.name == "fp":
-        return float(special.ai_zeros(1)[0][0])
-    return mpmath.airyaizero(1)
-
-
-def _abs_a1p(ctx, a1p):
-    return abs(formulas.airy_prime_zero(ctx) if a1p is None else ctx.convert(a1p))
-
-
-def _limit_constant_squared(ctx, a1p=None):
-    a = _abs_a1p(ctx, a1p)
-    return 8 * a * a / 27                                    # |a1'|^2 for |a1'|^3
-
-
-def _second_moment_without_first_term(ctx, a1p=None):
-    a = _abs_a1p(ctx, a1p)
-    return 8 * a * a / 15                                    # 1/(5|a1'|) dropped
-
-
-def _cgf_bound_linear(ctx, u, a1p=None):
-    return formulas.airy_fisher(ctx, a1p) * ctx.convert(u) / 2      # I u/2 for I u^2/2
-
-
-def _moment_bound_next_odd(ctx, k, a1p=None):
-    odd = ctx.convert(1)
-    for j in range(1, int(k) + 1):
-        odd = odd * (2 * j + 1)                              # (2k+1)!! for (2k-1)!!
-    return odd * formulas.airy_fisher(ctx, a1p) ** int(k)
-
-
-def _n2v_limit_over_b(ctx, b, a1p=None):
-    return formulas.airy_fisher(ctx, a1p) / (2 * ctx.convert(b))   # I/(2b) for I/(2b^2)
-
-
-FAULTS = [
-    fault("cstar.airy.constants", "8|a1'|^3/9 for 8|a1'|^3/27", "factor", scale(formulas.airy_limit_constant, 3)),
-    fault("cstar.airy.constants", "8|a1'|^2/27 for 8|a1'|^3/27", "exponent",
-          replace_body(formulas.airy_limit_constant, _limit_constant_squared)),
-    fault("cstar.airy.constants", "a1 (first zero of Ai) for a1' (first zero of Ai')", "constant",
-          replace_body(formulas.airy_prime_zero, _first_zero_of_ai)),
-    fault("cstar.airy.constants", "Fisher information I = 4|a1'|/3 off by 1 %", "constant",
-          scale(formulas.airy_fisher, "1.01")),
-    fault("cstar.airy.constants", "mean absolute value m = 2|a1'|/3 off by 1 %", "constant",
-          scale(formulas.airy_mean_abs, "1.01")),
-    fault("cstar.airy.constants", "Z = |a1'| Ai(a1')^2 (the 2 of the two half-lines dropped)", "factor",
-          scale(formulas.airy_normaliser, "0.5")),
-    fault("cstar.airy.constants", "E X^2 = 8 a1'^2/15 (the term 1/(5|a1'|) dropped)", "dropped term",
-          replace_body(formulas.airy_second_moment, _second_moment_without_first_term)),
-    fault("cstar.airy.subgaussian", "K_s(u) <= I u^2/4 (I/4 for I/2)", "factor",
-          scale(formulas.airy_score_cgf_bound, "0.5")),
-    fault("cstar.airy.subgaussian", "K_s(u) <= I u/2 (u for u^2)", "exponent",
-          replace_body(formulas.airy_score_cgf_bound, _cgf_bound_linear)),
-    fault("cstar.airy.subgaussian", "Fisher information I off by 1 % (a weaker bound)", "constant",
-          scale(formulas.airy_fisher, "1.01")),
-    fault("cstar.airy.subgaussian", "Gaussian score moments (2k+1)!! I^k for (2k-1)!! I^k", "index",
-          replace_body(formulas.airy_score_moment_bound, _moment_bound_next_odd)),
-    fault("cstar.airy.utility", "utility bound r0 n (c dropped from r0 (n+c)/(1+c))", "shift dropped",
-          replace_body(formulas.error_bound, lambda ctx, n, r0, c: ctx.convert(r0) * ctx.convert(n))),
-    fault("cstar.airy.utility", "utility bound r0 (n-1+c)/(1+c)", "index",
-          offset_argument(formulas.error_bound, "n", -1)),
-    fault("cstar.airy.utility", "utility bound 1 % weaker", "constant", scale(formulas.error_bound, "1.01")),
-    fault("cstar.airy.utility", "drift t = +b q (the tilted-median condition with the wrong sign)", "sign",
-          replace_body(formulas.airy_drift, lambda ctx, b, q: ctx.convert(b) * ctx.convert(q))),
-    fault("cstar.airy.utility", "target r n for r max(n, 1)", "other",
-          replace_body(formulas.target, lambda ctx, n, r: ctx.convert(r) * ctx.convert(n))),
-    fault("cstar.airy.budget", "log gap log((n+c)/(n+c-1)) read as log((n+1+c)/(n+c)) (n+c for n-1+c)", "index",
-          offset_argument(formulas.log_gap, "n", 1)),
-    fault("cstar.airy.budget", "n^2 v(n) -> I/b^2 (the 1/2 dropped)", "factor", scale(formulas.airy_n2v_limit, 2)),
-    fault("cstar.airy.budget", "n^2 v(n) -> I/(2b) (b for b^2)", "exponent",
-          replace_body(formulas.airy_n2v_limit, _n2v_limit_over_b)),
-    fault("cstar.airy.budget", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
-    fault("cstar.airy.limit", "8|a1'|^3/9 for 8|a1'|^3/27", "factor", scale(formulas.airy_limit_constant, 3)),
-    fault("cstar.airy.limit", "8|a1'|^2/27 for 8|a1'|^3/27", "exponent",
-          replace_body(formulas.airy_limit_constant, _limit_constant_squared)),
-    fault("cstar.airy.limit", "a1 (first zero of Ai) for a1' (first zero of Ai')", "constant",
-          replace_body(formulas.airy_prime_zero, _first_zero_of_ai)),
-    fault("cstar.airy.limit", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
-    fault("cstar.airy.limit", "8|a1'|^3/27 off by 0.1 %", "constant", scale(formulas.airy_limit_constant, "1.001")),
-    fault("cstar.airy.vs_gaussian", "8 |a1'|^3/27 for 8 pi |a1'|^3/27 (pi dropped)", "factor",
-          replace_body(formulas.airy_gaussian_limit_ratio,
-                       lambda ctx, a1p=None: formulas.airy_limit_constant(ctx, a1p))),
-    fault("cstar.airy.vs_gaussian", "8 e |a1'|^3/27 for 8 pi |a1'|^3/27", "pi vs e",
-          replace_body(formulas.airy_gaussian_limit_ratio,
-                       lambda ctx, a1p=None: ctx.e * formulas.airy_limit_constant(ctx, a1p))),
-    fault("cstar.airy.vs_gaussian", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
-    fault("cstar.airy.vs_gaussian", "8 pi |a1'|^3/27 off by 0.1 %", "constant",
-          scale(formulas.airy_gaussian_limit_ratio, "1.001")),
-]
 
 
 # =============================================================================================

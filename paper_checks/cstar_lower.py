@@ -53,6 +53,7 @@ from countdp.numerics.sequences import fitted_exponent, richardson
 from countdp.numerics.tolerance import working_precision
 
 TITLE = "Beyond the paper: the lower bound C* >= 8|a1'|^3/27, and C* = 8|a1'|^3/27"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 # ---- grids ----------------------------------------------------------------------------------
 MECHANISM = ("0.05", "1", "0.1")                        # (r0, c, r) of the coupling's mechanisms
@@ -222,6 +223,21 @@ def prior_divergence_is_below_its_bound(cert):
                         decide_lt(kl, bound), bound=bound)
 
 
+FAULTS += [
+    fault("cstar.lower.coupling", "prior divergence bound halved", "factor", scale(formulas.prior_shift_kl_bound, "0.5")),
+    fault("cstar.lower.coupling", "prior mean excess of shape 2: 2 rho/(1 - rho) for 3 rho/(1 - rho)", "constant",
+          replace_body(formulas.prior_mean_excess, lambda ctx, rho: 2 * ctx.convert(rho) / (1 - ctx.convert(rho)))),
+    fault("cstar.lower.coupling", "one-sided summand a log(b/a) - a + b (the log ratio flipped)", "sign",
+          replace_body(formulas.one_sided_summand,
+                       lambda ctx, a, b: ctx.convert(a) * ctx.log(ctx.convert(b) / ctx.convert(a)) - ctx.convert(a)
+                       + ctx.convert(b))),
+    fault("cstar.lower.coupling", "the Gaussian's budget halved (v = delta^2/(4 sigma^2))", "factor",
+          scale(formulas.budget, "0.5")),
+    fault("cstar.lower.coupling", "the chain rule's prior term dropped", "dropped term",
+          set_attribute(__name__, "PRIOR_TERM_FACTOR", 0)),
+]
+
+
 def _prior_kl_ball(rho, terms: int = 4000):
     """-log rho - sum_j pi_j log(1 + 2/(j+1)) in balls: terms j < ``terms`` summed, the rest
     (pi_j log(1 + 2/(j+1)) <= pi_j 2/(j+1) <= (j+2)(1-rho)^3 rho^j, summed exactly) as a radius."""
@@ -250,6 +266,23 @@ def _prior_kl_ball(rho, terms: int = 4000):
 def fibres(check):
     for N, eps, w in (FIBRES_QUICK if check.quick else FIBRES_FULL):
         _fibre_cases(check, N, eps, w)
+
+
+def _mixture_without_weights(weights, values):
+    return float(np.mean([float(v) for v in values]))
+
+
+FAULTS += [
+    fault("cstar.lower.fibres", "fibre values averaged without the fibre masses nu(theta)", "other",
+          set_attribute(__name__, "mixture_value", _mixture_without_weights)),
+    fault("cstar.lower.fibres", "J/2 for J in the symmetric summand", "factor", scale(formulas.symmetric_summand, "0.5")),
+    fault("cstar.lower.fibres", "one-sided summand a log(b/a) - a + b (the log ratio flipped)", "sign",
+          replace_body(formulas.one_sided_summand,
+                       lambda ctx, a, b: ctx.convert(a) * ctx.log(ctx.convert(b) / ctx.convert(a)) - ctx.convert(a)
+                       + ctx.convert(b))),
+    uncatchable("cstar.lower.fibres", "the terms -a + b of the one-sided summand dropped", "dropped term",
+                "they telescope to 0 along every fibre (the law vanishes at both ends), so the divergence is unchanged"),
+]
 
 
 def _mixed_error_law(N, eps, w):
@@ -408,6 +441,21 @@ def pointwise_inequalities_hold_everywhere(cert):
             cert.record(piece.name, piece.statement, piece.ball, piece.verdict, boxes=piece.boxes)
 
 
+FAULTS += [
+    fault("cstar.lower.dirichlet", "the constant 4 of the Dirichlet form off by 1 % (4.04)", "constant",
+          set_attribute(__name__, "DIRICHLET_CONSTANT", 4.04)),
+    fault("cstar.lower.dirichlet", "Hellinger term not squared: (sqrt a - sqrt b)", "exponent",
+          replace_body(formulas.hellinger_summand, lambda ctx, a, b: ctx.sqrt(ctx.convert(a)) - ctx.sqrt(ctx.convert(b)))),
+    fault("cstar.lower.dirichlet", "y tanh y for y coth y", "other",
+          replace_body(formulas.symmetric_ratio, lambda ctx, y: ctx.convert(y) * (1 - 2 / (ctx.exp(2 * ctx.convert(y)) + 1)))),
+    fault("cstar.lower.dirichlet", "R(s) with the + 1 of its numerator dropped", "dropped term",
+          replace_body(formulas.one_sided_ratio, lambda ctx, s: (2 * ctx.convert(s) ** 2 * ctx.log(ctx.convert(s))
+                                                                  - ctx.convert(s) ** 2) / (2 * (ctx.convert(s) - 1) ** 2))),
+    fault("cstar.lower.dirichlet", "kappa(q) = R(q) for R(sqrt q)", "exponent",
+          replace_body(formulas.one_sided_constant, lambda ctx, q: formulas.one_sided_ratio.body(ctx, ctx.convert(q)))),
+]
+
+
 # =============================================================================================
 # step 4: the lattice problem
 # =============================================================================================
@@ -514,6 +562,19 @@ def interpolation_bound_gives_shift_two(cert):
                     None, res.verdict, boxes=res.boxes)
 
 
+FAULTS += [
+    fault("cstar.lower.lattice", "interpolation bound over M^2 (its + 1 dropped)", "shift dropped",
+          offset_argument(formulas.interpolation_bound, "M", -1)),
+    fault("cstar.lower.lattice", "8|a1'|^3/27 off by 0.1 %", "constant", scale(formulas.airy_limit_constant, "1.001")),
+    fault("cstar.lower.lattice", "c0/(M + 2) for c0/(M + 2)^2", "exponent",
+          replace_body(formulas.lattice_dirichlet_bound, lambda ctx, M, a1p=None:
+                       formulas.airy_limit_constant.body(ctx, a1p) / (ctx.convert(M) + 2))),
+    fault("cstar.lower.lattice", "Dirichlet site weight with e^{u0} for e^{u0/2}", "factor",
+          replace_body(formulas.dirichlet_site_gradient, lambda ctx, u0, u1:
+                       -ctx.expm1(ctx.convert(u0)) - ctx.expm1(-ctx.convert(u1) / 2))),
+]
+
+
 # =============================================================================================
 # step 5: mixing the fibres (Jensen)
 # =============================================================================================
@@ -585,6 +646,17 @@ def bound_is_convex_and_decreasing(cert):
     with cert.precision(64):
         c0 = certified_limit_constant()
         cert.record("c0 > 0", "l' = -2 c0 y^3 < 0 and l'' = 6 c0 y^4 > 0 for y = 1/(M+2) > 0", c0, decide_gt(c0, 0))
+
+
+FAULTS += [
+    fault("cstar.lower.jensen", "Jensen's inequality reversed", "inequality", set_attribute(__name__, "JENSEN_RELATION", "<=")),
+    fault("cstar.lower.jensen", "c0/(M + 2) for c0/(M + 2)^2", "exponent",
+          replace_body(formulas.lattice_dirichlet_bound, lambda ctx, M, a1p=None:
+                       formulas.airy_limit_constant.body(ctx, a1p) / (ctx.convert(M) + 2))),
+    fault("cstar.lower.jensen", "c0/(M - 2)^2 for c0/(M + 2)^2", "sign",
+          replace_body(formulas.lattice_dirichlet_bound, lambda ctx, M, a1p=None:
+                       formulas.airy_limit_constant.body(ctx, a1p) / (ctx.convert(M) - 2) ** 2)),
+]
 
 
 # =============================================================================================
@@ -720,6 +792,19 @@ def gaussian_mechanism_is_above_the_bound(cert):
                         v, decide_ge(v, bound), bound=bound)
 
 
+FAULTS += [
+    fault("cstar.lower.assembled", "prior divergence bound halved", "factor", scale(formulas.prior_shift_kl_bound, "0.5")),
+    fault("cstar.lower.assembled", "the bound's limit without its 1/(1 + eps)^2", "dropped term",
+          replace_body(formulas.assembled_limit, lambda ctx, r, eps, q, a1p=None:
+                       formulas.one_sided_constant.body(ctx, q) * formulas.airy_limit_constant.body(ctx, a1p)
+                       - 9 * ctx.convert(r) ** 2 / (2 * ctx.convert(eps) ** 2))),
+    fault("cstar.lower.assembled", "8|a1'|^3/27 off by 0.1 %", "constant", scale(formulas.airy_limit_constant, "1.001")),
+    fault("cstar.lower.assembled", "the prior's divergence added instead of subtracted", "sign",
+          wrap_body(formulas.assembled_bound, lambda ctx, f, N, r, q, rho, a1p=None:
+                    f(ctx, N, r, q, rho, a1p) + 2 * formulas.prior_shift_kl_bound.body(ctx, rho))),
+]
+
+
 # =============================================================================================
 # the value
 # =============================================================================================
@@ -796,72 +881,7 @@ def value_inside_the_bracket(cert):
                     verdict_all([decide_gt(c0, lo), decide_lt(c0, hi)]))
 
 
-# =============================================================================================
-# fault catalogue
-# =============================================================================================
-
-
-def _mixture_without_weights(weights, values):
-    return float(np.mean([float(v) for v in values]))
-
-
-FAULTS = [
-    fault("cstar.lower.coupling", "prior divergence bound halved", "factor", scale(formulas.prior_shift_kl_bound, "0.5")),
-    fault("cstar.lower.coupling", "prior mean excess of shape 2: 2 rho/(1 - rho) for 3 rho/(1 - rho)", "constant",
-          replace_body(formulas.prior_mean_excess, lambda ctx, rho: 2 * ctx.convert(rho) / (1 - ctx.convert(rho)))),
-    fault("cstar.lower.coupling", "one-sided summand a log(b/a) - a + b (the log ratio flipped)", "sign",
-          replace_body(formulas.one_sided_summand,
-                       lambda ctx, a, b: ctx.convert(a) * ctx.log(ctx.convert(b) / ctx.convert(a)) - ctx.convert(a)
-                       + ctx.convert(b))),
-    fault("cstar.lower.coupling", "the Gaussian's budget halved (v = delta^2/(4 sigma^2))", "factor",
-          scale(formulas.budget, "0.5")),
-    fault("cstar.lower.coupling", "the chain rule's prior term dropped", "dropped term",
-          set_attribute(__name__, "PRIOR_TERM_FACTOR", 0)),
-    fault("cstar.lower.fibres", "fibre values averaged without the fibre masses nu(theta)", "other",
-          set_attribute(__name__, "mixture_value", _mixture_without_weights)),
-    fault("cstar.lower.fibres", "J/2 for J in the symmetric summand", "factor", scale(formulas.symmetric_summand, "0.5")),
-    fault("cstar.lower.fibres", "one-sided summand a log(b/a) - a + b (the log ratio flipped)", "sign",
-          replace_body(formulas.one_sided_summand,
-                       lambda ctx, a, b: ctx.convert(a) * ctx.log(ctx.convert(b) / ctx.convert(a)) - ctx.convert(a)
-                       + ctx.convert(b))),
-    uncatchable("cstar.lower.fibres", "the terms -a + b of the one-sided summand dropped", "dropped term",
-                "they telescope to 0 along every fibre (the law vanishes at both ends), so the divergence is unchanged"),
-    fault("cstar.lower.dirichlet", "the constant 4 of the Dirichlet form off by 1 % (4.04)", "constant",
-          set_attribute(__name__, "DIRICHLET_CONSTANT", 4.04)),
-    fault("cstar.lower.dirichlet", "Hellinger term not squared: (sqrt a - sqrt b)", "exponent",
-          replace_body(formulas.hellinger_summand, lambda ctx, a, b: ctx.sqrt(ctx.convert(a)) - ctx.sqrt(ctx.convert(b)))),
-    fault("cstar.lower.dirichlet", "y tanh y for y coth y", "other",
-          replace_body(formulas.symmetric_ratio, lambda ctx, y: ctx.convert(y) * (1 - 2 / (ctx.exp(2 * ctx.convert(y)) + 1)))),
-    fault("cstar.lower.dirichlet", "R(s) with the + 1 of its numerator dropped", "dropped term",
-          replace_body(formulas.one_sided_ratio, lambda ctx, s: (2 * ctx.convert(s) ** 2 * ctx.log(ctx.convert(s))
-                                                                  - ctx.convert(s) ** 2) / (2 * (ctx.convert(s) - 1) ** 2))),
-    fault("cstar.lower.dirichlet", "kappa(q) = R(q) for R(sqrt q)", "exponent",
-          replace_body(formulas.one_sided_constant, lambda ctx, q: formulas.one_sided_ratio.body(ctx, ctx.convert(q)))),
-    fault("cstar.lower.lattice", "interpolation bound over M^2 (its + 1 dropped)", "shift dropped",
-          offset_argument(formulas.interpolation_bound, "M", -1)),
-    fault("cstar.lower.lattice", "8|a1'|^3/27 off by 0.1 %", "constant", scale(formulas.airy_limit_constant, "1.001")),
-    fault("cstar.lower.lattice", "c0/(M + 2) for c0/(M + 2)^2", "exponent",
-          replace_body(formulas.lattice_dirichlet_bound, lambda ctx, M, a1p=None:
-                       formulas.airy_limit_constant.body(ctx, a1p) / (ctx.convert(M) + 2))),
-    fault("cstar.lower.lattice", "Dirichlet site weight with e^{u0} for e^{u0/2}", "factor",
-          replace_body(formulas.dirichlet_site_gradient, lambda ctx, u0, u1:
-                       -ctx.expm1(ctx.convert(u0)) - ctx.expm1(-ctx.convert(u1) / 2))),
-    fault("cstar.lower.jensen", "Jensen's inequality reversed", "inequality", set_attribute(__name__, "JENSEN_RELATION", "<=")),
-    fault("cstar.lower.jensen", "c0/(M + 2) for c0/(M + 2)^2", "exponent",
-          replace_body(formulas.lattice_dirichlet_bound, lambda ctx, M, a1p=None:
-                       formulas.airy_limit_constant.body(ctx, a1p) / (ctx.convert(M) + 2))),
-    fault("cstar.lower.jensen", "c0/(M - 2)^2 for c0/(M + 2)^2", "sign",
-          replace_body(formulas.lattice_dirichlet_bound, lambda ctx, M, a1p=None:
-                       formulas.airy_limit_constant.body(ctx, a1p) / (ctx.convert(M) - 2) ** 2)),
-    fault("cstar.lower.assembled", "prior divergence bound halved", "factor", scale(formulas.prior_shift_kl_bound, "0.5")),
-    fault("cstar.lower.assembled", "the bound's limit without its 1/(1 + eps)^2", "dropped term",
-          replace_body(formulas.assembled_limit, lambda ctx, r, eps, q, a1p=None:
-                       formulas.one_sided_constant.body(ctx, q) * formulas.airy_limit_constant.body(ctx, a1p)
-                       - 9 * ctx.convert(r) ** 2 / (2 * ctx.convert(eps) ** 2))),
-    fault("cstar.lower.assembled", "8|a1'|^3/27 off by 0.1 %", "constant", scale(formulas.airy_limit_constant, "1.001")),
-    fault("cstar.lower.assembled", "the prior's divergence added instead of subtracted", "sign",
-          wrap_body(formulas.assembled_bound, lambda ctx, f, N, r, q, rho, a1p=None:
-                    f(ctx, N, r, q, rho, a1p) + 2 * formulas.prior_shift_kl_bound.body(ctx, rho))),
+FAULTS += [
     fault("cstar.value", "8|a1'|^3/27 off by 0.1 %", "constant", scale(formulas.airy_limit_constant, "1.001")),
     fault("cstar.value", "8|a1'|^2/27 for 8|a1'|^3/27", "exponent",
           wrap_body(formulas.airy_limit_constant, lambda ctx, f, a1p=None:

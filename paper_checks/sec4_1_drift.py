@@ -25,6 +25,7 @@ from countdp.mechanisms import drift
 from countdp.numerics import normal
 
 TITLE = "Section 4.1: the drift -sigma^2 minimises the expected absolute multiplicative error"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 SIGMAS_QUICK = ["0.01", "3"]
 SIGMAS_FULL = ["0.01", "0.03", "0.1", "0.3", "1", "3"]
@@ -108,6 +109,28 @@ def derivative_inside_the_differentiated_integral(cert):
                     "closed-form derivative lies in the certified integral of the differentiated integrand "
                     "at each a (enclosure shown: a = 2s^2)", integral, verdict_all(verdicts),
                     enclosures=enclosures)
+
+
+def _derivative(kink_shift=1, exp_sigma2=1, two=2):
+    """The Section 4.1 derivative with its pieces as parameters: e^{exp_sigma2 s^2/2 - a}
+    (two Phi(a/s - kink_shift s) - two/2)."""
+    def body(ctx, sigma, a):
+        s, a = ctx.convert(sigma), ctx.convert(a)
+        k, e, t = ctx.convert(kink_shift), ctx.convert(exp_sigma2), ctx.convert(two)
+        return ctx.exp(e * s * s / 2 - a) * (t * ctx.ncdf(a / s - k * s) - t / 2)
+    return body
+
+
+FAULTS += [
+    # the derivative of Section 4.1
+    fault("sec4.1.deriv", "the derivative with a flipped sign", "sign", scale(formulas.drift_error_derivative, -1)),
+    fault("sec4.1.deriv", "kink at the mean-one drift: 2 Phi(a/sigma - sigma/2) - 1", "drift",
+          replace_body(formulas.drift_error_derivative, _derivative(kink_shift="1/2"))),
+    fault("sec4.1.deriv", "Phi(a/sigma - sigma) - 1/2: the factor 2 dropped", "factor",
+          replace_body(formulas.drift_error_derivative, _derivative(two=1))),
+    fault("sec4.1.deriv", "exp(sigma^2 - a) for exp(sigma^2/2 - a)", "exponent",
+          replace_body(formulas.drift_error_derivative, _derivative(exp_sigma2=2))),
+]
 
 
 @claim("sec4.1.argmin", routes=[
@@ -200,25 +223,7 @@ def minimiser_by_branch_and_bound(cert):
                     boxes=argmin.boxes, **argmin.extra)
 
 
-def _derivative(kink_shift=1, exp_sigma2=1, two=2):
-    """The Section 4.1 derivative with its pieces as parameters: e^{exp_sigma2 s^2/2 - a}
-    (two Phi(a/s - kink_shift s) - two/2)."""
-    def body(ctx, sigma, a):
-        s, a = ctx.convert(sigma), ctx.convert(a)
-        k, e, t = ctx.convert(kink_shift), ctx.convert(exp_sigma2), ctx.convert(two)
-        return ctx.exp(e * s * s / 2 - a) * (t * ctx.ncdf(a / s - k * s) - t / 2)
-    return body
-
-
-FAULTS = [
-    # the derivative of Section 4.1
-    fault("sec4.1.deriv", "the derivative with a flipped sign", "sign", scale(formulas.drift_error_derivative, -1)),
-    fault("sec4.1.deriv", "kink at the mean-one drift: 2 Phi(a/sigma - sigma/2) - 1", "drift",
-          replace_body(formulas.drift_error_derivative, _derivative(kink_shift="1/2"))),
-    fault("sec4.1.deriv", "Phi(a/sigma - sigma) - 1/2: the factor 2 dropped", "factor",
-          replace_body(formulas.drift_error_derivative, _derivative(two=1))),
-    fault("sec4.1.deriv", "exp(sigma^2 - a) for exp(sigma^2/2 - a)", "exponent",
-          replace_body(formulas.drift_error_derivative, _derivative(exp_sigma2=2))),
+FAULTS += [
     # the minimiser
     fault("sec4.1.argmin", "minimiser sigma^2/2 (the mean-one drift)", "drift",
           replace_body(formulas.drift_argmin, lambda ctx, sigma: ctx.convert(sigma) ** 2 / 2)),

@@ -45,6 +45,7 @@ from countdp.arb.normal import normal_quantile
 from _common import PREC, SPREAD_MAX, RATE_EXPONENT_TOL
 
 TITLE = "Section 5.1: interpreting the rate (zCDP conversion, the coefficient limits, eq 13)"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 DELTA_TEXT = "1e-6"  # delta of the approximate-DP statements (made an mpf at the working precision)
 # the conversion's relative excess over the exact Gaussian eps is ~ log(l)/l (l = log(1/delta)): exponent -1, the
@@ -314,6 +315,38 @@ def conversion_is_of_order_one_over_n(cert):
                 **{"lower constant": ball_str(lo), "upper constant": ball_str(hi)})
 
 
+def _bun_steinke_with(constant):
+    """rho + constant sqrt(rho log(1/delta)): the conversion with its constant 2 miscopied."""
+    def body(ctx, rho, delta):
+        rho = ctx.convert(rho)
+        return rho + ctx.convert(constant) * ctx.sqrt(rho * ctx.log(1 / ctx.convert(delta)))
+    return body
+
+
+FAULTS += [
+    # sec5.1.conv: rho + 2 sqrt(rho log(1/delta))
+    fault("sec5.1.conv", "conversion constant 2 -> 1.8 (a false theorem)", "constant",
+          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("1.8"))),
+    fault("sec5.1.conv", "conversion constant 2 -> 2.2 (true, but not the sharp constant)", "constant",
+          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("2.2"))),
+    fault("sec5.1.conv", "conversion constant 2 -> 2.02 (1 %)", "constant",
+          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("2.02"))),
+    fault("sec5.1.conv", "conversion constant 2 -> 1.998 (0.1 %)", "constant",
+          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("1.998"))),
+    fault("sec5.1.conv", "square root dropped: rho + 2 rho log(1/delta)", "exponent",
+          replace_body(formulas.bun_steinke_epsilon, lambda ctx, rho, delta:
+                       ctx.convert(rho) + 2 * ctx.convert(rho) * ctx.log(1 / ctx.convert(delta)))),
+    fault("sec5.1.conv", "log(1/delta) -> log(delta)", "sign",
+          replace_body(formulas.bun_steinke_epsilon, lambda ctx, rho, delta:
+                       ctx.convert(rho) + 2 * ctx.sqrt(ctx.convert(rho) * ctx.log(ctx.convert(delta))))),
+    fault("sec5.1.conv", "the leading rho dropped: 2 sqrt(rho log(1/delta))", "dropped term",
+          replace_body(formulas.bun_steinke_epsilon, lambda ctx, rho, delta:
+                       2 * ctx.sqrt(ctx.convert(rho) * ctx.log(1 / ctx.convert(delta))))),
+    fault("sec5.1.conv", "rho and delta exchanged", "swapped arguments",
+          swap_arguments(formulas.bun_steinke_epsilon, "rho", "delta")),
+]
+
+
 # ============================================================================================
 # sec5.1.limit_c: fixed c, r -> 0
 # ============================================================================================
@@ -382,6 +415,28 @@ def fixed_c_coefficient_near_its_limit(cert):
                             val, vd, limit=ball_str(Lc), boundary_ratio=ball_str(br))
 
 
+FAULTS += [
+    # sec5.1.limit_c: (1+c)^2/pi, (r/(1+c)) sqrt(pi/2), (1+c)^2/(pi r^2) log^2((1+c)/c)
+    fault("sec5.1.limit_c", "(1+c)^2/pi -> (1+c)/pi", "exponent",
+          replace_body(formulas.fixed_shift_constant, lambda ctx, c: (1 + ctx.convert(c)) / ctx.pi)),
+    fault("sec5.1.limit_c", "(1+c)^2/pi -> (1+c)^2/e", "pi vs e",
+          replace_body(formulas.fixed_shift_constant, lambda ctx, c: (1 + ctx.convert(c)) ** 2 / ctx.e)),
+    fault("sec5.1.limit_c", "(1+c)^2/pi 0.1 % too large", "constant", scale(formulas.fixed_shift_constant, "1.001")),
+    fault("sec5.1.limit_c", "sigma ~ (r/(1+c)) sqrt(2/pi) for sqrt(pi/2)", "other",
+          replace_body(formulas.small_r_sigma, lambda ctx, r, c:
+                       ctx.convert(r) / (1 + ctx.convert(c)) * ctx.sqrt(2 / ctx.pi))),
+    fault("sec5.1.limit_c", "sigma ~ r sqrt(pi/2) (the shift c dropped)", "shift dropped",
+          replace_body(formulas.small_r_sigma, lambda ctx, r, c: ctx.convert(r) * ctx.sqrt(ctx.pi / 2))),
+    fault("sec5.1.limit_c", "v(1) ~ (1+c)^2/(pi r^2) log((1+c)/c) (square of the log dropped)", "exponent",
+          replace_body(formulas.boundary_budget_asymptote, lambda ctx, r, c:
+                       (1 + ctx.convert(c)) ** 2 / (ctx.pi * ctx.convert(r) ** 2)
+                       * ctx.log((1 + ctx.convert(c)) / ctx.convert(c)))),
+    fault("sec5.1.limit_c", "v(1) ~ (1+c)^2/(pi r^2) log^2(1/c) (the 1 in 1+c dropped)", "dropped term",
+          replace_body(formulas.boundary_budget_asymptote, lambda ctx, r, c:
+                       (1 + ctx.convert(c)) ** 2 / (ctx.pi * ctx.convert(r) ** 2) * ctx.log(1 / ctx.convert(c)) ** 2)),
+]
+
+
 # ============================================================================================
 # sec5.1.c_equals_r: the boundary cost when c = r
 # ============================================================================================
@@ -442,6 +497,24 @@ def boundary_cost_between_constants(cert):
             cert.record(f"v(1) r^2/log^2(1/r) in [3/10, 2/5], c=r, r0=r(1-r), r={rr}",
                         "ball separation at each r: v(1) is of order r^-2 log^2(1/r) along the sequence",
                         ratio, vd)
+
+
+FAULTS += [
+    # sec5.1.c_equals_r: r^-2 log^2(1/r)
+    fault("sec5.1.c_equals_r", "order r^-2 log(1/r) (square of the log dropped)", "exponent",
+          replace_body(formulas.diagonal_boundary_order,
+                       lambda ctx, r: ctx.log(1 / ctx.convert(r)) / ctx.convert(r) ** 2)),
+    fault("sec5.1.c_equals_r", "order r^-1 log^2(1/r)", "exponent",
+          replace_body(formulas.diagonal_boundary_order,
+                       lambda ctx, r: ctx.log(1 / ctx.convert(r)) ** 2 / ctx.convert(r))),
+    fault("sec5.1.c_equals_r", "order (r log(1/r))^-2 (the log's exponent with the wrong sign)", "sign",
+          replace_body(formulas.diagonal_boundary_order, lambda ctx, r:
+                       1 / (ctx.convert(r) * ctx.log(1 / ctx.convert(r))) ** 2)),
+    uncatchable("sec5.1.c_equals_r", "order 2 r^-2 log^2(1/r) (a constant factor)", "factor",
+                "an order statement holds up to constant factors: the claim is the same with any constant"),
+    uncatchable("sec5.1.c_equals_r", "log^2(r) for log^2(1/r)", "sign",
+                "log(r)^2 = log(1/r)^2: the same function, so the same claim"),
+]
 
 
 # ============================================================================================
@@ -544,6 +617,21 @@ def remainder_and_coefficient_near_their_limits(cert):
                         budget_coefficient=ball_str(bud))
 
 
+FAULTS += [
+    # eq13: Phi^{-1}((1+r)/2) = r sqrt(pi/2) + O(r^3), coefficient sqrt(pi/2) pi/12; v(n) ~ 1/(pi r^2 n^2)
+    fault("eq13", "Phi^{-1}((1+r)/2) = r sqrt(2/pi) + O(r^3)", "other",
+          replace_body(formulas.inverse_half_remainder, lambda ctx, r:
+                       ctx.ncdf_inv_half(ctx.convert(r)) - ctx.convert(r) * ctx.sqrt(2 / ctx.pi))),
+    fault("eq13", "r^3 coefficient -sqrt(pi/2) pi/12", "sign", scale(formulas.inverse_half_cubic_coefficient, -1)),
+    fault("eq13", "r^3 coefficient sqrt(pi/2) pi/6", "factor", scale(formulas.inverse_half_cubic_coefficient, 2)),
+    fault("eq13", "budget 1/(pi r n^2)", "exponent",
+          replace_body(formulas.small_error_budget, lambda ctx, n, r:
+                       1 / (ctx.pi * ctx.convert(r) * ctx.convert(n) ** 2))),
+    fault("eq13", "budget 1/(e r^2 n^2)", "pi vs e",
+          replace_body(formulas.small_error_budget, lambda ctx, n, r:
+                       1 / (ctx.e * ctx.convert(r) ** 2 * ctx.convert(n) ** 2))),
+    fault("eq13", "budget 2/(pi r^2 n^2)", "factor", scale(formulas.small_error_budget, 2)),
+]
 def figures(settings):
     """eps(n) at delta = 1e-6: exact (closed form, unclipped; quadrature, released) vs conversions."""
     import numpy as np
@@ -591,88 +679,6 @@ def figures(settings):
                         caption="eps(n) at delta = 1e-6: the exact privacy profile lies below the CKS "
                                 "and Bun-Steinke conversions of v(n) and reaches 0 near n = 1e6-1e7"))
     return out
-
-
-# ============================================================================================
-# The fault catalogue: plausible transcription mistakes each check must catch
-# ============================================================================================
-
-
-def _bun_steinke_with(constant):
-    """rho + constant sqrt(rho log(1/delta)): the conversion with its constant 2 miscopied."""
-    def body(ctx, rho, delta):
-        rho = ctx.convert(rho)
-        return rho + ctx.convert(constant) * ctx.sqrt(rho * ctx.log(1 / ctx.convert(delta)))
-    return body
-
-
-FAULTS = [
-    # sec5.1.conv: rho + 2 sqrt(rho log(1/delta))
-    fault("sec5.1.conv", "conversion constant 2 -> 1.8 (a false theorem)", "constant",
-          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("1.8"))),
-    fault("sec5.1.conv", "conversion constant 2 -> 2.2 (true, but not the sharp constant)", "constant",
-          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("2.2"))),
-    fault("sec5.1.conv", "conversion constant 2 -> 2.02 (1 %)", "constant",
-          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("2.02"))),
-    fault("sec5.1.conv", "conversion constant 2 -> 1.998 (0.1 %)", "constant",
-          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("1.998"))),
-    fault("sec5.1.conv", "square root dropped: rho + 2 rho log(1/delta)", "exponent",
-          replace_body(formulas.bun_steinke_epsilon, lambda ctx, rho, delta:
-                       ctx.convert(rho) + 2 * ctx.convert(rho) * ctx.log(1 / ctx.convert(delta)))),
-    fault("sec5.1.conv", "log(1/delta) -> log(delta)", "sign",
-          replace_body(formulas.bun_steinke_epsilon, lambda ctx, rho, delta:
-                       ctx.convert(rho) + 2 * ctx.sqrt(ctx.convert(rho) * ctx.log(ctx.convert(delta))))),
-    fault("sec5.1.conv", "the leading rho dropped: 2 sqrt(rho log(1/delta))", "dropped term",
-          replace_body(formulas.bun_steinke_epsilon, lambda ctx, rho, delta:
-                       2 * ctx.sqrt(ctx.convert(rho) * ctx.log(1 / ctx.convert(delta))))),
-    fault("sec5.1.conv", "rho and delta exchanged", "swapped arguments",
-          swap_arguments(formulas.bun_steinke_epsilon, "rho", "delta")),
-    # sec5.1.limit_c: (1+c)^2/pi, (r/(1+c)) sqrt(pi/2), (1+c)^2/(pi r^2) log^2((1+c)/c)
-    fault("sec5.1.limit_c", "(1+c)^2/pi -> (1+c)/pi", "exponent",
-          replace_body(formulas.fixed_shift_constant, lambda ctx, c: (1 + ctx.convert(c)) / ctx.pi)),
-    fault("sec5.1.limit_c", "(1+c)^2/pi -> (1+c)^2/e", "pi vs e",
-          replace_body(formulas.fixed_shift_constant, lambda ctx, c: (1 + ctx.convert(c)) ** 2 / ctx.e)),
-    fault("sec5.1.limit_c", "(1+c)^2/pi 0.1 % too large", "constant", scale(formulas.fixed_shift_constant, "1.001")),
-    fault("sec5.1.limit_c", "sigma ~ (r/(1+c)) sqrt(2/pi) for sqrt(pi/2)", "other",
-          replace_body(formulas.small_r_sigma, lambda ctx, r, c:
-                       ctx.convert(r) / (1 + ctx.convert(c)) * ctx.sqrt(2 / ctx.pi))),
-    fault("sec5.1.limit_c", "sigma ~ r sqrt(pi/2) (the shift c dropped)", "shift dropped",
-          replace_body(formulas.small_r_sigma, lambda ctx, r, c: ctx.convert(r) * ctx.sqrt(ctx.pi / 2))),
-    fault("sec5.1.limit_c", "v(1) ~ (1+c)^2/(pi r^2) log((1+c)/c) (square of the log dropped)", "exponent",
-          replace_body(formulas.boundary_budget_asymptote, lambda ctx, r, c:
-                       (1 + ctx.convert(c)) ** 2 / (ctx.pi * ctx.convert(r) ** 2)
-                       * ctx.log((1 + ctx.convert(c)) / ctx.convert(c)))),
-    fault("sec5.1.limit_c", "v(1) ~ (1+c)^2/(pi r^2) log^2(1/c) (the 1 in 1+c dropped)", "dropped term",
-          replace_body(formulas.boundary_budget_asymptote, lambda ctx, r, c:
-                       (1 + ctx.convert(c)) ** 2 / (ctx.pi * ctx.convert(r) ** 2) * ctx.log(1 / ctx.convert(c)) ** 2)),
-    # sec5.1.c_equals_r: r^-2 log^2(1/r)
-    fault("sec5.1.c_equals_r", "order r^-2 log(1/r) (square of the log dropped)", "exponent",
-          replace_body(formulas.diagonal_boundary_order,
-                       lambda ctx, r: ctx.log(1 / ctx.convert(r)) / ctx.convert(r) ** 2)),
-    fault("sec5.1.c_equals_r", "order r^-1 log^2(1/r)", "exponent",
-          replace_body(formulas.diagonal_boundary_order,
-                       lambda ctx, r: ctx.log(1 / ctx.convert(r)) ** 2 / ctx.convert(r))),
-    fault("sec5.1.c_equals_r", "order (r log(1/r))^-2 (the log's exponent with the wrong sign)", "sign",
-          replace_body(formulas.diagonal_boundary_order, lambda ctx, r:
-                       1 / (ctx.convert(r) * ctx.log(1 / ctx.convert(r))) ** 2)),
-    uncatchable("sec5.1.c_equals_r", "order 2 r^-2 log^2(1/r) (a constant factor)", "factor",
-                "an order statement holds up to constant factors: the claim is the same with any constant"),
-    uncatchable("sec5.1.c_equals_r", "log^2(r) for log^2(1/r)", "sign",
-                "log(r)^2 = log(1/r)^2: the same function, so the same claim"),
-    # eq13: Phi^{-1}((1+r)/2) = r sqrt(pi/2) + O(r^3), coefficient sqrt(pi/2) pi/12; v(n) ~ 1/(pi r^2 n^2)
-    fault("eq13", "Phi^{-1}((1+r)/2) = r sqrt(2/pi) + O(r^3)", "other",
-          replace_body(formulas.inverse_half_remainder, lambda ctx, r:
-                       ctx.ncdf_inv_half(ctx.convert(r)) - ctx.convert(r) * ctx.sqrt(2 / ctx.pi))),
-    fault("eq13", "r^3 coefficient -sqrt(pi/2) pi/12", "sign", scale(formulas.inverse_half_cubic_coefficient, -1)),
-    fault("eq13", "r^3 coefficient sqrt(pi/2) pi/6", "factor", scale(formulas.inverse_half_cubic_coefficient, 2)),
-    fault("eq13", "budget 1/(pi r n^2)", "exponent",
-          replace_body(formulas.small_error_budget, lambda ctx, n, r:
-                       1 / (ctx.pi * ctx.convert(r) * ctx.convert(n) ** 2))),
-    fault("eq13", "budget 1/(e r^2 n^2)", "pi vs e",
-          replace_body(formulas.small_error_budget, lambda ctx, n, r:
-                       1 / (ctx.e * ctx.convert(r) ** 2 * ctx.convert(n) ** 2))),
-    fault("eq13", "budget 2/(pi r^2 n^2)", "factor", scale(formulas.small_error_budget, 2)),
-]
 
 
 if __name__ == "__main__":

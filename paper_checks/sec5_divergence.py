@@ -39,6 +39,7 @@ import _grid
 from _common import PREC, ENCLOSED, BALL_ROUTE, BALL_CLOSED_ROUTE, QUAD_ROUTE
 
 TITLE = "Section 5: exact divergence (eqs 10-12), postprocessing, monotonicity, product"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 CERT_R0, CERT_C = fmpq(1, 4), 1  # the certificates' design (r = 1/2): sigma ~ 0.157
 CLOSED_PREC = PREC + 64          # closed forms are enclosed 64 bits tighter than the integrals
 
@@ -187,6 +188,22 @@ def log_count_law_from_the_density(cert):
                         **{f"cdf({k})": ball_str(x) for k, x in law.cdf.items()})
 
 
+FAULTS += [
+    # eq (10)
+    fault("eq10", "drift -sigma^2/2 in eq (10) (the mean-one drift)", "drift",
+          replace_body(formulas.log_mean, lambda ctx, n, c, sigma: ctx.log(ctx.convert(n) + ctx.convert(c))
+                       - ctx.convert(sigma) ** 2 / 2)),
+    fault("eq10", "log n for log(n+c)", "shift dropped",
+          replace_body(formulas.log_mean, lambda ctx, n, c, sigma: ctx.log(ctx.convert(n)) - ctx.convert(sigma) ** 2)),
+    fault("eq10", "log(n+1+c) for log(n+c)", "index", offset_argument(formulas.log_mean, "n", 1)),
+    fault("eq10", "variance sigma for sigma^2", "exponent",
+          replace_body(formulas.log_variance, lambda ctx, sigma: ctx.convert(sigma))),
+    fault("eq10", "drift -sigma^2/2 in eq (4), which eq (10) transcribes", "drift",
+          wrap_body(formulas.unclipped_release, lambda ctx, f, n, c, sigma, z, drift=None:
+                    f(ctx, n, c, sigma, z, -ctx.convert(sigma) ** 2 / 2 if drift is None else drift))),
+]
+
+
 def gaussian_pairs(quick):
     """(mu, nu, s): the quick grid's pairs are among the full grid's (quadrature runs on them)."""
     out = []
@@ -241,6 +258,29 @@ def equal_variance_divergence_enclosed(cert):
             closed = formulas.renyi_equal_variance.ball(alpha, mu, nu, sg)
             cert.record(f"D_alpha(N(mu,s^2)||N(nu,s^2)) alpha={alpha} mu={mu} nu={nu} s={sg}",
                         "alpha(mu-nu)^2/(2s^2) lies in the certified D enclosure", D, decide_contains(D, closed))
+
+
+def _renyi_with(order=None, two=2):
+    """eq (11) with alpha replaced by order(alpha) and 2 s^2 by (two) s^2."""
+    def body(ctx, alpha, mu, nu, s):
+        a = ctx.convert(alpha)
+        d = ctx.convert(mu) - ctx.convert(nu)
+        return (a if order is None else order(a)) * d * d / (ctx.convert(two) * ctx.convert(s) ** 2)
+    return body
+
+
+FAULTS += [
+    # eq (11)
+    fault("eq11", "alpha - 1 for alpha in eq (11)", "index",
+          replace_body(formulas.renyi_equal_variance, _renyi_with(order=lambda a: a - 1))),
+    fault("eq11", "eq (11) without its 2", "factor", replace_body(formulas.renyi_equal_variance, _renyi_with(two=1))),
+    fault("eq11", "|mu - nu| for (mu - nu)^2", "exponent",
+          replace_body(formulas.renyi_equal_variance, lambda ctx, alpha, mu, nu, s: ctx.convert(alpha)
+                       * abs(ctx.convert(mu) - ctx.convert(nu)) / (2 * ctx.convert(s) ** 2))),
+    fault("eq11", "2 s for 2 s^2", "exponent",
+          replace_body(formulas.renyi_equal_variance, lambda ctx, alpha, mu, nu, s: ctx.convert(alpha)
+                       * (ctx.convert(mu) - ctx.convert(nu)) ** 2 / (2 * ctx.convert(s)))),
+]
 
 
 def _likelihood_ratio_power(g, m, z, alpha):
@@ -320,6 +360,29 @@ def count_divergence_enclosed(cert):
                         "alpha log^2((n+c)/(n-1+c))/(2 sigma^2) = alpha v(n) lies in the certified D enclosure "
                         "(unclipped log-space Gaussians, eq 10)", D,
                         verdict_all([decide_contains(D, closed), decide_contains(D, budget)]))
+
+
+def _counts_with(order=None, two=2, shift=True, square=True):
+    """eq (12) with alpha replaced by order(alpha), 2 sigma^2 by (two) sigma^2, c dropped from
+    (n+c)/(m+c) (shift=False) or the log not squared (square=False)."""
+    def body(ctx, alpha, n, m, c, sigma):
+        n, m, a = ctx.convert(n), ctx.convert(m), ctx.convert(alpha)
+        gap = ctx.log1p((n - m) / (m + (ctx.convert(c) if shift else 0)))
+        s = ctx.convert(sigma)
+        return (a if order is None else order(a)) * (gap * gap if square else abs(gap)) / (ctx.convert(two) * s * s)
+    return body
+
+
+FAULTS += [
+    # eq (12)
+    fault("eq12", "alpha - 1 for alpha in eq (12)", "index",
+          replace_body(formulas.renyi_counts, _counts_with(order=lambda a: a - 1))),
+    fault("eq12", "eq (12) without its 2", "factor", replace_body(formulas.renyi_counts, _counts_with(two=1))),
+    fault("eq12", "log(n/m) for log((n+c)/(m+c))", "shift dropped",
+          replace_body(formulas.renyi_counts, _counts_with(shift=False))),
+    fault("eq12", "|log((n+c)/(m+c))| without the square", "exponent",
+          replace_body(formulas.renyi_counts, _counts_with(square=False))),
+]
 
 
 @claim("sec5.post", routes=["closed form alpha v(n) and atom mass Phi((log(c/(n+c)) + sigma^2)/sigma)",
@@ -428,6 +491,28 @@ def released_divergence_below_the_budget(cert):
                         enclosed, decision.verdict, **decision.info)
 
 
+def _atom_with(k=1, swapped=False):
+    """Section 5's atom Phi((log(c/(n+c)) + k sigma^2)/sigma), or with (n+c)/c (swapped)."""
+    def body(ctx, n, c, sigma, drift=None):
+        s, c = ctx.convert(sigma), ctx.convert(c)
+        nc = ctx.convert(n) + c
+        return ctx.ncdf((ctx.log(nc / c if swapped else c / nc) + ctx.convert(k) * s * s) / s)
+    return body
+
+
+FAULTS += [
+    # postprocessing
+    fault("sec5.post", "atom Phi((log(c/(n+c)) - sigma^2)/sigma)", "sign",
+          replace_body(formulas.atom_mass, _atom_with(-1))),
+    fault("sec5.post", "atom with the mean-one drift: + sigma^2/2", "drift",
+          replace_body(formulas.atom_mass, _atom_with("1/2"))),
+    fault("sec5.post", "atom with log((n+c)/c)", "swapped arguments",
+          replace_body(formulas.atom_mass, _atom_with(swapped=True))),
+    fault("sec5.post", "v(n) 1 % too strong", "constant", scale(formulas.budget, "0.99")),
+    fault("sec5.post", "v(n+1) for v(n)", "index", offset_argument(formulas.budget, "n", 1)),
+]
+
+
 #: Section 5: the order of the remainder, log(1 + 1/(n-1+c)) = 1/n + O(n^-GAP_REMAINDER_ORDER)
 GAP_REMAINDER_ORDER = 2
 
@@ -471,6 +556,21 @@ def gap_decreasing_with_explicit_remainder(cert):
     cert.record(f"log(1+1/(n-1+c)) decreasing and = 1/n + O(n^-2), n = 1..{N}",
                 "same range check as thm3.1.iii / thm3.1.ii", None,
                 verdict_all([decreasing.verdict, remainder.verdict]), boxes=remainder.boxes)
+
+
+_HERE = sys.modules[__name__]
+
+
+FAULTS += [
+    # monotone gap
+    fault("sec5.mono", "log(1 + 1/(n+c)) for log(1 + 1/(n-1+c))", "index", offset_argument(formulas.log_gap, "n", 1)),
+    fault("sec5.mono", "2 log(1 + 1/(n-1+c)) (the square of v(n) read as a factor)", "factor",
+          scale(formulas.log_gap, 2)),
+    fault("sec5.mono", "leading term 1/n^2 for 1/n", "exponent",
+          replace_body(formulas.gap_leading, lambda ctx, n: 1 / ctx.convert(n) ** 2)),
+    fault("sec5.mono", "remainder O(n^-3) for O(n^-2)", "exponent", set_attribute(_HERE, "GAP_REMAINDER_ORDER", 3)),
+    fault("sec5.mono", "leading term 1/(2n)", "factor", scale(formulas.gap_leading, "1/2")),
+]
 
 
 def vector_budget(alpha, v, counts, neighbour):
@@ -535,96 +635,7 @@ def product_by_fubini(cert):
                         identical_factor=ball_str(identical), control=control.value)
 
 
-# ============================================================================================
-# Faults: plausible transcriptions of Section 5's formulas, each tied to the claim that must notice
-# ============================================================================================
-
-#: the cases each route computes today, per mode (quick, full): the coverage may not drop
-COVERAGE = {"eq11": {True: 12, False: 120},
-            "eq12": {True: 24, False: 2520},
-            "eq12 quadrature": {True: 24, False: 24},
-            "sec5.post": {True: 18, False: 73},
-            "sec5.post balls": {True: 48, False: 144}}
-
-
-def _renyi_with(order=None, two=2):
-    """eq (11) with alpha replaced by order(alpha) and 2 s^2 by (two) s^2."""
-    def body(ctx, alpha, mu, nu, s):
-        a = ctx.convert(alpha)
-        d = ctx.convert(mu) - ctx.convert(nu)
-        return (a if order is None else order(a)) * d * d / (ctx.convert(two) * ctx.convert(s) ** 2)
-    return body
-
-
-def _counts_with(order=None, two=2, shift=True, square=True):
-    """eq (12) with alpha replaced by order(alpha), 2 sigma^2 by (two) sigma^2, c dropped from
-    (n+c)/(m+c) (shift=False) or the log not squared (square=False)."""
-    def body(ctx, alpha, n, m, c, sigma):
-        n, m, a = ctx.convert(n), ctx.convert(m), ctx.convert(alpha)
-        gap = ctx.log1p((n - m) / (m + (ctx.convert(c) if shift else 0)))
-        s = ctx.convert(sigma)
-        return (a if order is None else order(a)) * (gap * gap if square else abs(gap)) / (ctx.convert(two) * s * s)
-    return body
-
-
-def _atom_with(k=1, swapped=False):
-    """Section 5's atom Phi((log(c/(n+c)) + k sigma^2)/sigma), or with (n+c)/c (swapped)."""
-    def body(ctx, n, c, sigma, drift=None):
-        s, c = ctx.convert(sigma), ctx.convert(c)
-        nc = ctx.convert(n) + c
-        return ctx.ncdf((ctx.log(nc / c if swapped else c / nc) + ctx.convert(k) * s * s) / s)
-    return body
-
-
-_HERE = sys.modules[__name__]
-FAULTS = [
-    # eq (10)
-    fault("eq10", "drift -sigma^2/2 in eq (10) (the mean-one drift)", "drift",
-          replace_body(formulas.log_mean, lambda ctx, n, c, sigma: ctx.log(ctx.convert(n) + ctx.convert(c))
-                       - ctx.convert(sigma) ** 2 / 2)),
-    fault("eq10", "log n for log(n+c)", "shift dropped",
-          replace_body(formulas.log_mean, lambda ctx, n, c, sigma: ctx.log(ctx.convert(n)) - ctx.convert(sigma) ** 2)),
-    fault("eq10", "log(n+1+c) for log(n+c)", "index", offset_argument(formulas.log_mean, "n", 1)),
-    fault("eq10", "variance sigma for sigma^2", "exponent",
-          replace_body(formulas.log_variance, lambda ctx, sigma: ctx.convert(sigma))),
-    fault("eq10", "drift -sigma^2/2 in eq (4), which eq (10) transcribes", "drift",
-          wrap_body(formulas.unclipped_release, lambda ctx, f, n, c, sigma, z, drift=None:
-                    f(ctx, n, c, sigma, z, -ctx.convert(sigma) ** 2 / 2 if drift is None else drift))),
-    # eq (11)
-    fault("eq11", "alpha - 1 for alpha in eq (11)", "index",
-          replace_body(formulas.renyi_equal_variance, _renyi_with(order=lambda a: a - 1))),
-    fault("eq11", "eq (11) without its 2", "factor", replace_body(formulas.renyi_equal_variance, _renyi_with(two=1))),
-    fault("eq11", "|mu - nu| for (mu - nu)^2", "exponent",
-          replace_body(formulas.renyi_equal_variance, lambda ctx, alpha, mu, nu, s: ctx.convert(alpha)
-                       * abs(ctx.convert(mu) - ctx.convert(nu)) / (2 * ctx.convert(s) ** 2))),
-    fault("eq11", "2 s for 2 s^2", "exponent",
-          replace_body(formulas.renyi_equal_variance, lambda ctx, alpha, mu, nu, s: ctx.convert(alpha)
-                       * (ctx.convert(mu) - ctx.convert(nu)) ** 2 / (2 * ctx.convert(s)))),
-    # eq (12)
-    fault("eq12", "alpha - 1 for alpha in eq (12)", "index",
-          replace_body(formulas.renyi_counts, _counts_with(order=lambda a: a - 1))),
-    fault("eq12", "eq (12) without its 2", "factor", replace_body(formulas.renyi_counts, _counts_with(two=1))),
-    fault("eq12", "log(n/m) for log((n+c)/(m+c))", "shift dropped",
-          replace_body(formulas.renyi_counts, _counts_with(shift=False))),
-    fault("eq12", "|log((n+c)/(m+c))| without the square", "exponent",
-          replace_body(formulas.renyi_counts, _counts_with(square=False))),
-    # postprocessing
-    fault("sec5.post", "atom Phi((log(c/(n+c)) - sigma^2)/sigma)", "sign",
-          replace_body(formulas.atom_mass, _atom_with(-1))),
-    fault("sec5.post", "atom with the mean-one drift: + sigma^2/2", "drift",
-          replace_body(formulas.atom_mass, _atom_with("1/2"))),
-    fault("sec5.post", "atom with log((n+c)/c)", "swapped arguments",
-          replace_body(formulas.atom_mass, _atom_with(swapped=True))),
-    fault("sec5.post", "v(n) 1 % too strong", "constant", scale(formulas.budget, "0.99")),
-    fault("sec5.post", "v(n+1) for v(n)", "index", offset_argument(formulas.budget, "n", 1)),
-    # monotone gap
-    fault("sec5.mono", "log(1 + 1/(n+c)) for log(1 + 1/(n-1+c))", "index", offset_argument(formulas.log_gap, "n", 1)),
-    fault("sec5.mono", "2 log(1 + 1/(n-1+c)) (the square of v(n) read as a factor)", "factor",
-          scale(formulas.log_gap, 2)),
-    fault("sec5.mono", "leading term 1/n^2 for 1/n", "exponent",
-          replace_body(formulas.gap_leading, lambda ctx, n: 1 / ctx.convert(n) ** 2)),
-    fault("sec5.mono", "remainder O(n^-3) for O(n^-2)", "exponent", set_attribute(_HERE, "GAP_REMAINDER_ORDER", 3)),
-    fault("sec5.mono", "leading term 1/(2n)", "factor", scale(formulas.gap_leading, "1/2")),
+FAULTS += [
     # product
     fault("sec5.product", "every coordinate adds its v (identical factors counted)", "other",
           set_attribute(_HERE, "vector_budget", lambda alpha, v, counts, neighbour:
@@ -635,6 +646,12 @@ FAULTS = [
     fault("sec5.product", "v(n) 1 % too strong", "constant", scale(formulas.budget, "0.99")),
     fault("sec5.product", "v(n) twice too weak", "factor", scale(formulas.budget, 2)),
 ]
+#: the cases each route computes today, per mode (quick, full): the coverage may not drop
+COVERAGE = {"eq11": {True: 12, False: 120},
+            "eq12": {True: 24, False: 2520},
+            "eq12 quadrature": {True: 24, False: 24},
+            "sec5.post": {True: 18, False: 73},
+            "sec5.post balls": {True: 48, False: 144}}
 
 
 # ============================================================================================

@@ -44,6 +44,7 @@ from countdp.numerics.tolerance import working_precision
 from _common import PREC, ENCLOSED
 
 TITLE = "Sections 6.2-6.5: the many-count lower bounds (Lemma 6.3 to Corollary 6.7)"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 R = Fraction(1, 10)
 
@@ -289,6 +290,30 @@ def ingredients_are_certified(cert):
                         "(separated)", laplace.entropy, vd, E_abs=laplace.abs_mean)
 
 
+def _floor_17(factor="2e", dither=(1, 4)):
+    """eq (17) rewritten: H(J) - log(c (D + dither)), c = 2e, e or 2 pi; dither None: dropped."""
+    def body(ctx, entropy, abs_error):
+        c = {"2e": 2 * ctx.e, "e": ctx.e, "2pi": 2 * ctx.pi}[factor]
+        d = ctx.convert(abs_error) + (ctx.fraction(*dither) if dither else 0)
+        return ctx.convert(entropy) - ctx.log(c * d)
+    return body
+
+
+FAULTS += [
+    # Lemma 6.3: eq (17) and its ingredients
+    fault("lem6.3", "eq (17) with e for 2e", "constant", replace_body(formulas.information_floor, _floor_17("e"))),
+    fault("lem6.3", "eq (17) with 1/4 -> 1/2", "constant",
+          replace_body(formulas.information_floor, _floor_17(dither=(1, 2)))),
+    fault("lem6.3", "eq (17) with 2 pi for 2e", "pi vs e",
+          replace_body(formulas.information_floor, _floor_17("2pi"))),
+    fault("lem6.3", "eq (17) without the dither 1/4", "shift dropped",
+          replace_body(formulas.information_floor, _floor_17(dither=None))),
+    fault("lem6.3", "maximum entropy log(e d) for log(2e d)", "constant",
+          replace_body(formulas.laplace_entropy, lambda ctx, d: ctx.log(ctx.e * ctx.convert(d)))),
+    fault("lem6.3", "E|U| = 1/2 for the dither", "factor", scale(formulas.dither_abs_mean, 2)),
+]
+
+
 # ---------------------------------------------------------------------------------------------
 # Theorem 6.4
 # ---------------------------------------------------------------------------------------------
@@ -443,6 +468,52 @@ def many_count_inequality(check):
                 f"{min_ratio[2]}, {min_ratio[3]})")
 
 
+def _floor_22(factor="2e", dither=(1, 4)):
+    """eq (22) rewritten: H(J) - log(c (r(n + EJ) + dither))."""
+    def body(ctx, entropy, mean, n, r):
+        c = 2 * ctx.e if factor == "2e" else ctx.e
+        d = ctx.convert(r) * (ctx.convert(n) + ctx.convert(mean)) + ctx.fraction(*dither)
+        return ctx.convert(entropy) - ctx.log(c * d)
+    return body
+
+
+def _bound_19(factor="2e", dither=(1, 4), mean_term=True, positive_part=True):
+    """eq (19) rewritten: [H(J) - log(c (r(n + EJ) + dither))]_+ / E(J - j*)^2."""
+    def body(ctx, entropy, mean, second_moment, n, r):
+        c = 2 * ctx.e if factor == "2e" else ctx.e
+        d = ctx.convert(r) * (ctx.convert(n) + (ctx.convert(mean) if mean_term else 0))
+        bracket = ctx.convert(entropy) - ctx.log(c * (d + (ctx.fraction(*dither) if dither else 0)))
+        return (ctx.pos(bracket) if positive_part else bracket) / ctx.convert(second_moment)
+    return body
+
+
+def _variance_for_squared_deviation(pmf, j):
+    """E(J - EJ)^2 = Var J, whatever j* is (the mistake: the privacy cost of (19) read as Var J)."""
+    ps = [mpmath.mpf(p) for p in pmf.ps]
+    mean = mpmath.fsum(p * k for k, p in zip(pmf.ks, ps))
+    return mpmath.fsum(p * (k - mean) ** 2 for k, p in zip(pmf.ks, ps))
+
+
+FAULTS += [
+    # Theorem 6.4: eqs (19) and (22)
+    fault("thm6.4", "eq (22) with e for 2e", "constant",
+          replace_body(formulas.utility_information_floor, _floor_22("e"))),
+    fault("thm6.4", "eq (22) with 1/4 -> 1/2", "constant",
+          replace_body(formulas.utility_information_floor, _floor_22(dither=(1, 2)))),
+    fault("thm6.4", "eq (19) with e for 2e", "constant", replace_body(formulas.many_count_bound, _bound_19("e"))),
+    fault("thm6.4", "eq (19) with 1/4 -> 1/2", "constant",
+          replace_body(formulas.many_count_bound, _bound_19(dither=(1, 2)))),
+    fault("thm6.4", "eq (19) without the dither 1/4", "shift dropped",
+          replace_body(formulas.many_count_bound, _bound_19(dither=None))),
+    fault("thm6.4", "eq (19) with r n for r(n + EJ)", "dropped term",
+          replace_body(formulas.many_count_bound, _bound_19(mean_term=False))),
+    fault("thm6.4", "eq (19) without the positive part", "sign",
+          replace_body(formulas.many_count_bound, _bound_19(positive_part=False))),
+    fault("thm6.4", "eq (19) with Var J for E(J - j*)^2", "other",
+          set_attribute("countdp.divergence.information", "squared_deviation", _variance_for_squared_deviation)),
+]
+
+
 # ---------------------------------------------------------------------------------------------
 # Corollary 6.5
 # ---------------------------------------------------------------------------------------------
@@ -584,6 +655,36 @@ def uniform_prior_maximum_is_certified(cert):
                     decide_decimal(factor, "9.56"))
 
 
+def _bound_23(twelve_over_K2=False, half_K=False, factor="2e"):
+    """eq (23) rewritten: 12/(K^2 - 1) [log(K / (c (r(n + (K-1)/2) + 1/4)))]_+."""
+    def body(ctx, n, K, r):
+        K = ctx.convert(K)
+        c = 2 * ctx.e if factor == "2e" else ctx.e
+        d = ctx.convert(r) * (ctx.convert(n) + ((K if half_K else K - 1) / 2)) + ctx.fraction(1, 4)
+        return 12 * ctx.pos(ctx.log(K / (c * d))) / (K * K - (0 if twelve_over_K2 else 1))
+    return body
+
+
+FAULTS += [
+    # Corollary 6.5: eqs (23)-(25)
+    fault("cor6.5", "eq (23) with 12/K^2 for 12/(K^2 - 1)", "dropped term",
+          replace_body(formulas.uniform_prior_bound, _bound_23(twelve_over_K2=True))),
+    fault("cor6.5", "eq (23) with K/2 for (K-1)/2", "index",
+          replace_body(formulas.uniform_prior_bound, _bound_23(half_K=True))),
+    fault("cor6.5", "eq (23) with e for 2e", "constant",
+          replace_body(formulas.uniform_prior_bound, _bound_23(factor="e"))),
+    fault("cor6.5", "eq (25) a* = 2e^{1/2} for 2e^{3/2}", "exponent",
+          replace_body(formulas.uniform_prior_best_scale, lambda ctx: 2 * ctx.exp(ctx.fraction(1, 2)))),
+    fault("cor6.5", "eq (25) 3/(2e^2) for 3/(2e^3)", "exponent",
+          replace_body(formulas.uniform_prior_constant, lambda ctx: 3 / (2 * ctx.e ** 2))),
+    fault("cor6.5", "eq (24) with 1 + ar for 1 + ar/2", "factor",
+          replace_body(formulas.uniform_prior_limit, lambda ctx, a, r: 12 * ctx.pos(ctx.log(
+              ctx.convert(a) / (2 * ctx.e * (1 + ctx.convert(a) * ctx.convert(r))))) / ctx.convert(a) ** 2)),
+    fault("cor6.5", "192/e^2 for 192/e^3", "exponent",
+          replace_body(formulas.uniform_over_two_count, lambda ctx: 192 / ctx.e ** 2)),
+]
+
+
 # ---------------------------------------------------------------------------------------------
 # Lemma 6.6
 # ---------------------------------------------------------------------------------------------
@@ -714,6 +815,22 @@ def fine_quantization(check):
                   float(gap), "<=", float(formulas.quantized_mean_remainder.exact() * Fraction(99, 100)), tol=0)
     check.slack("S |H(Q_S) - log S - h(Z)| settles at a constant on both supports (remainder O(1/S), and "
                 f">= 0 by Jensen); the explicit remainders of (27), (28) attained to a ratio {float(attained):.4f}")
+
+
+FAULTS += [
+    # Lemma 6.6: eqs (26)-(28) and the explicit remainders of the proof
+    fault("lem6.6", "eq (26) with log(S + 1) for log S", "index",
+          offset_argument(formulas.quantized_entropy, "S", 1)),
+    fault("lem6.6", "eq (27) with E Z for S E Z", "factor",
+          replace_body(formulas.quantized_mean, lambda ctx, S, mean: ctx.convert(mean))),
+    fault("lem6.6", "eq (28) with S E Z^2 for S^2 E Z^2", "exponent",
+          replace_body(formulas.quantized_second_moment, lambda ctx, S, m2: ctx.convert(S) * ctx.convert(m2))),
+    fault("lem6.6", "the O(1) of (27) bounded by 1/4 for 1/2", "constant",
+          scale(formulas.quantized_mean_remainder, "0.5")),
+    fault("lem6.6", "the O(S) of (28) without its 1/4", "dropped term",
+          replace_body(formulas.quantized_second_moment_remainder, lambda ctx, S, zmax:
+                       ctx.convert(S) * ctx.convert(zmax))),
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -859,112 +976,7 @@ def truncated_gaussian_constant_is_certified(cert):
                         integrals.entropy, vd, tau2=integrals.variance, Z=integrals.mass, value=value)
 
 
-# ---------------------------------------------------------------------------------------------
-# Faults: plausible transcription mistakes each check must catch
-# ---------------------------------------------------------------------------------------------
-
-
-def _floor_17(factor="2e", dither=(1, 4)):
-    """eq (17) rewritten: H(J) - log(c (D + dither)), c = 2e, e or 2 pi; dither None: dropped."""
-    def body(ctx, entropy, abs_error):
-        c = {"2e": 2 * ctx.e, "e": ctx.e, "2pi": 2 * ctx.pi}[factor]
-        d = ctx.convert(abs_error) + (ctx.fraction(*dither) if dither else 0)
-        return ctx.convert(entropy) - ctx.log(c * d)
-    return body
-
-
-def _floor_22(factor="2e", dither=(1, 4)):
-    """eq (22) rewritten: H(J) - log(c (r(n + EJ) + dither))."""
-    def body(ctx, entropy, mean, n, r):
-        c = 2 * ctx.e if factor == "2e" else ctx.e
-        d = ctx.convert(r) * (ctx.convert(n) + ctx.convert(mean)) + ctx.fraction(*dither)
-        return ctx.convert(entropy) - ctx.log(c * d)
-    return body
-
-
-def _bound_19(factor="2e", dither=(1, 4), mean_term=True, positive_part=True):
-    """eq (19) rewritten: [H(J) - log(c (r(n + EJ) + dither))]_+ / E(J - j*)^2."""
-    def body(ctx, entropy, mean, second_moment, n, r):
-        c = 2 * ctx.e if factor == "2e" else ctx.e
-        d = ctx.convert(r) * (ctx.convert(n) + (ctx.convert(mean) if mean_term else 0))
-        bracket = ctx.convert(entropy) - ctx.log(c * (d + (ctx.fraction(*dither) if dither else 0)))
-        return (ctx.pos(bracket) if positive_part else bracket) / ctx.convert(second_moment)
-    return body
-
-
-def _variance_for_squared_deviation(pmf, j):
-    """E(J - EJ)^2 = Var J, whatever j* is (the mistake: the privacy cost of (19) read as Var J)."""
-    ps = [mpmath.mpf(p) for p in pmf.ps]
-    mean = mpmath.fsum(p * k for k, p in zip(pmf.ks, ps))
-    return mpmath.fsum(p * (k - mean) ** 2 for k, p in zip(pmf.ks, ps))
-
-
-def _bound_23(twelve_over_K2=False, half_K=False, factor="2e"):
-    """eq (23) rewritten: 12/(K^2 - 1) [log(K / (c (r(n + (K-1)/2) + 1/4)))]_+."""
-    def body(ctx, n, K, r):
-        K = ctx.convert(K)
-        c = 2 * ctx.e if factor == "2e" else ctx.e
-        d = ctx.convert(r) * (ctx.convert(n) + ((K if half_K else K - 1) / 2)) + ctx.fraction(1, 4)
-        return 12 * ctx.pos(ctx.log(K / (c * d))) / (K * K - (0 if twelve_over_K2 else 1))
-    return body
-
-
-FAULTS = [
-    # Lemma 6.3: eq (17) and its ingredients
-    fault("lem6.3", "eq (17) with e for 2e", "constant", replace_body(formulas.information_floor, _floor_17("e"))),
-    fault("lem6.3", "eq (17) with 1/4 -> 1/2", "constant",
-          replace_body(formulas.information_floor, _floor_17(dither=(1, 2)))),
-    fault("lem6.3", "eq (17) with 2 pi for 2e", "pi vs e",
-          replace_body(formulas.information_floor, _floor_17("2pi"))),
-    fault("lem6.3", "eq (17) without the dither 1/4", "shift dropped",
-          replace_body(formulas.information_floor, _floor_17(dither=None))),
-    fault("lem6.3", "maximum entropy log(e d) for log(2e d)", "constant",
-          replace_body(formulas.laplace_entropy, lambda ctx, d: ctx.log(ctx.e * ctx.convert(d)))),
-    fault("lem6.3", "E|U| = 1/2 for the dither", "factor", scale(formulas.dither_abs_mean, 2)),
-    # Theorem 6.4: eqs (19) and (22)
-    fault("thm6.4", "eq (22) with e for 2e", "constant",
-          replace_body(formulas.utility_information_floor, _floor_22("e"))),
-    fault("thm6.4", "eq (22) with 1/4 -> 1/2", "constant",
-          replace_body(formulas.utility_information_floor, _floor_22(dither=(1, 2)))),
-    fault("thm6.4", "eq (19) with e for 2e", "constant", replace_body(formulas.many_count_bound, _bound_19("e"))),
-    fault("thm6.4", "eq (19) with 1/4 -> 1/2", "constant",
-          replace_body(formulas.many_count_bound, _bound_19(dither=(1, 2)))),
-    fault("thm6.4", "eq (19) without the dither 1/4", "shift dropped",
-          replace_body(formulas.many_count_bound, _bound_19(dither=None))),
-    fault("thm6.4", "eq (19) with r n for r(n + EJ)", "dropped term",
-          replace_body(formulas.many_count_bound, _bound_19(mean_term=False))),
-    fault("thm6.4", "eq (19) without the positive part", "sign",
-          replace_body(formulas.many_count_bound, _bound_19(positive_part=False))),
-    fault("thm6.4", "eq (19) with Var J for E(J - j*)^2", "other",
-          set_attribute("countdp.divergence.information", "squared_deviation", _variance_for_squared_deviation)),
-    # Corollary 6.5: eqs (23)-(25)
-    fault("cor6.5", "eq (23) with 12/K^2 for 12/(K^2 - 1)", "dropped term",
-          replace_body(formulas.uniform_prior_bound, _bound_23(twelve_over_K2=True))),
-    fault("cor6.5", "eq (23) with K/2 for (K-1)/2", "index",
-          replace_body(formulas.uniform_prior_bound, _bound_23(half_K=True))),
-    fault("cor6.5", "eq (23) with e for 2e", "constant",
-          replace_body(formulas.uniform_prior_bound, _bound_23(factor="e"))),
-    fault("cor6.5", "eq (25) a* = 2e^{1/2} for 2e^{3/2}", "exponent",
-          replace_body(formulas.uniform_prior_best_scale, lambda ctx: 2 * ctx.exp(ctx.fraction(1, 2)))),
-    fault("cor6.5", "eq (25) 3/(2e^2) for 3/(2e^3)", "exponent",
-          replace_body(formulas.uniform_prior_constant, lambda ctx: 3 / (2 * ctx.e ** 2))),
-    fault("cor6.5", "eq (24) with 1 + ar for 1 + ar/2", "factor",
-          replace_body(formulas.uniform_prior_limit, lambda ctx, a, r: 12 * ctx.pos(ctx.log(
-              ctx.convert(a) / (2 * ctx.e * (1 + ctx.convert(a) * ctx.convert(r))))) / ctx.convert(a) ** 2)),
-    fault("cor6.5", "192/e^2 for 192/e^3", "exponent",
-          replace_body(formulas.uniform_over_two_count, lambda ctx: 192 / ctx.e ** 2)),
-    # Lemma 6.6: eqs (26)-(28) and the explicit remainders of the proof
-    fault("lem6.6", "eq (26) with log(S + 1) for log S", "index",
-          offset_argument(formulas.quantized_entropy, "S", 1)),
-    fault("lem6.6", "eq (27) with E Z for S E Z", "factor",
-          replace_body(formulas.quantized_mean, lambda ctx, S, mean: ctx.convert(mean))),
-    fault("lem6.6", "eq (28) with S E Z^2 for S^2 E Z^2", "exponent",
-          replace_body(formulas.quantized_second_moment, lambda ctx, S, m2: ctx.convert(S) * ctx.convert(m2))),
-    fault("lem6.6", "the O(1) of (27) bounded by 1/4 for 1/2", "constant",
-          scale(formulas.quantized_mean_remainder, "0.5")),
-    fault("lem6.6", "the O(S) of (28) without its 1/4", "dropped term",
-          replace_body(formulas.quantized_second_moment_remainder, lambda ctx, S, zmax:
-                       ctx.convert(S) * ctx.convert(zmax))),
+FAULTS += [
     # Corollary 6.7: eqs (29)-(31)
     fault("cor6.7", "eq (29) pi/(4e) for pi/(4e^2)", "exponent",
           replace_body(formulas.gaussian_prior_constant, lambda ctx: ctx.pi / (4 * ctx.e))),

@@ -36,6 +36,7 @@ from countdp.numerics.tolerance import working_precision
 from _common import PREC, ENCLOSED
 
 TITLE = "Section 6.1: pathwise group privacy (Lemma 6.1) and the two-count bound (Proposition 6.2)"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 R = Fraction(1, 10)  # the paper's running example, exactly
 
@@ -214,6 +215,19 @@ def chains_attain_the_bound(cert):
                         "certified D (log-space Gaussians) encloses eq (12) and is "
                         "strictly below alpha k^2 max_j v(n+j) = alpha k^2 v(n+1) (separated)",
                         D, verdict_all([decide_lt(D, bound), decide_contains(D, rhs)]), bound=bound)
+
+
+FAULTS += [
+    # Lemma 6.1: alpha k^2 rho
+    fault("lem6.1", "alpha k rho for alpha k^2 rho (linear group privacy)", "exponent",
+          replace_body(formulas.group_privacy_bound, lambda ctx, alpha, k, rho:
+                       ctx.convert(alpha) * ctx.convert(k) * ctx.convert(rho))),
+    fault("lem6.1", "k^2 rho without alpha", "factor",
+          replace_body(formulas.group_privacy_bound, lambda ctx, alpha, k, rho:
+                       ctx.convert(k) ** 2 * ctx.convert(rho))),
+    fault("lem6.1", "k + 1 edges for k", "index", offset_argument(formulas.group_privacy_bound, "k", 1)),
+    fault("lem6.1", "alpha k^2 rho twice too large", "factor", scale(formulas.group_privacy_bound, 2)),
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -461,6 +475,52 @@ def budget_above_two_count_bound(cert):
         cert.record(f"v(n) >= eq14 bound, r={rr}, r0=r/2, c=1, n = 1..{N}",
                     "ball v(n) >= exact rational bound; n^2 bound <= eq15 limit",
                     None, res.verdict, boxes=res.boxes)
+
+
+def _two_count_bound_miscopied(keep_n=True, power=2):
+    """eq (14) rewritten with the gap ceil(C_r n) - n (or, wrongly, ceil(C_r n)) and (1 - r)^power."""
+    def body(ctx, n, r):
+        m = exact_partner(ctx, n, r)
+        gap = ctx.convert(m - n if keep_n else m)
+        try:
+            num = ctx.convert((1 - exact.convert(r)) ** power)
+        except TypeError:
+            num = (1 - ctx.convert(r)) ** power
+        return num / (2 * gap * gap)
+    return body
+
+
+def _two_count_limit_miscopied(power=6, sixteen_eights=128, r_power=2):
+    def body(ctx, r):
+        r = ctx.convert(r)
+        return (1 - r) ** power / (sixteen_eights * r ** r_power * (1 + r) ** 2)
+    return body
+
+
+FAULTS += [
+    # Proposition 6.2: eqs (14) and (15)
+    fault("prop6.2", "eq (14) twice too strong", "factor", scale(formulas.two_count_bound, 2)),
+    fault("prop6.2", "eq (14) 100x too strong", "factor", scale(formulas.two_count_bound, 100)),
+    fault("prop6.2", "C_r with 3r -> 2r", "constant",
+          replace_body(formulas.two_count_ratio_root, lambda ctx, r:
+                       (1 + 2 * ctx.convert(r)) / (1 - ctx.convert(r)))),
+    fault("prop6.2", "C_r without its square", "exponent",
+          replace_body(formulas.two_count_ratio, lambda ctx, r: formulas.two_count_ratio_root(ctx, r))),
+    fault("prop6.2", "m = floor(C_r n) for ceil(C_r n)", "index",
+          replace_body(formulas.two_count_partner, lambda ctx, n, r:
+                       ctx.floor(formulas.two_count_ratio(ctx, r) * n))),
+    fault("prop6.2", "ceil(C_r n) - n -> ceil(C_r n) in eq (14)", "dropped term",
+          replace_body(formulas.two_count_bound, _two_count_bound_miscopied(keep_n=False))),
+    fault("prop6.2", "(1 - r)^2 -> (1 - r) in eq (14)", "exponent",
+          replace_body(formulas.two_count_bound, _two_count_bound_miscopied(power=1))),
+    fault("prop6.2", "n - 1 for n in eq (14)", "index", offset_argument(formulas.two_count_bound, "n", -1)),
+    fault("prop6.2", "eq (15) with 128 -> 64", "factor",
+          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(sixteen_eights=64))),
+    fault("prop6.2", "eq (15) with (1-r)^6 -> (1-r)^4", "exponent",
+          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(power=4))),
+    fault("prop6.2", "eq (15) with r^2 -> r", "exponent",
+          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(r_power=1))),
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -734,63 +794,7 @@ def markov_step_is_certified(cert):
                     "exact identity + signs decided on r-boxes", None, res.verdict, boxes=res.boxes)
 
 
-# ---------------------------------------------------------------------------------------------
-# Faults: plausible transcription mistakes each check must catch
-# ---------------------------------------------------------------------------------------------
-
-
-def _two_count_bound_miscopied(keep_n=True, power=2):
-    """eq (14) rewritten with the gap ceil(C_r n) - n (or, wrongly, ceil(C_r n)) and (1 - r)^power."""
-    def body(ctx, n, r):
-        m = exact_partner(ctx, n, r)
-        gap = ctx.convert(m - n if keep_n else m)
-        try:
-            num = ctx.convert((1 - exact.convert(r)) ** power)
-        except TypeError:
-            num = (1 - ctx.convert(r)) ** power
-        return num / (2 * gap * gap)
-    return body
-
-
-def _two_count_limit_miscopied(power=6, sixteen_eights=128, r_power=2):
-    def body(ctx, r):
-        r = ctx.convert(r)
-        return (1 - r) ** power / (sixteen_eights * r ** r_power * (1 + r) ** 2)
-    return body
-
-
-FAULTS = [
-    # Lemma 6.1: alpha k^2 rho
-    fault("lem6.1", "alpha k rho for alpha k^2 rho (linear group privacy)", "exponent",
-          replace_body(formulas.group_privacy_bound, lambda ctx, alpha, k, rho:
-                       ctx.convert(alpha) * ctx.convert(k) * ctx.convert(rho))),
-    fault("lem6.1", "k^2 rho without alpha", "factor",
-          replace_body(formulas.group_privacy_bound, lambda ctx, alpha, k, rho:
-                       ctx.convert(k) ** 2 * ctx.convert(rho))),
-    fault("lem6.1", "k + 1 edges for k", "index", offset_argument(formulas.group_privacy_bound, "k", 1)),
-    fault("lem6.1", "alpha k^2 rho twice too large", "factor", scale(formulas.group_privacy_bound, 2)),
-    # Proposition 6.2: eqs (14) and (15)
-    fault("prop6.2", "eq (14) twice too strong", "factor", scale(formulas.two_count_bound, 2)),
-    fault("prop6.2", "eq (14) 100x too strong", "factor", scale(formulas.two_count_bound, 100)),
-    fault("prop6.2", "C_r with 3r -> 2r", "constant",
-          replace_body(formulas.two_count_ratio_root, lambda ctx, r:
-                       (1 + 2 * ctx.convert(r)) / (1 - ctx.convert(r)))),
-    fault("prop6.2", "C_r without its square", "exponent",
-          replace_body(formulas.two_count_ratio, lambda ctx, r: formulas.two_count_ratio_root(ctx, r))),
-    fault("prop6.2", "m = floor(C_r n) for ceil(C_r n)", "index",
-          replace_body(formulas.two_count_partner, lambda ctx, n, r:
-                       ctx.floor(formulas.two_count_ratio(ctx, r) * n))),
-    fault("prop6.2", "ceil(C_r n) - n -> ceil(C_r n) in eq (14)", "dropped term",
-          replace_body(formulas.two_count_bound, _two_count_bound_miscopied(keep_n=False))),
-    fault("prop6.2", "(1 - r)^2 -> (1 - r) in eq (14)", "exponent",
-          replace_body(formulas.two_count_bound, _two_count_bound_miscopied(power=1))),
-    fault("prop6.2", "n - 1 for n in eq (14)", "index", offset_argument(formulas.two_count_bound, "n", -1)),
-    fault("prop6.2", "eq (15) with 128 -> 64", "factor",
-          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(sixteen_eights=64))),
-    fault("prop6.2", "eq (15) with (1-r)^6 -> (1-r)^4", "exponent",
-          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(power=4))),
-    fault("prop6.2", "eq (15) with r^2 -> r", "exponent",
-          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(r_power=1))),
+FAULTS += [
     # Proposition 6.2: the proof's steps
     fault("prop6.2.steps", "Markov sum r(q+1)/(q-1) -> r(q+1)/(q+1)", "sign",
           replace_body(formulas.markov_sum, lambda ctx, r, q:

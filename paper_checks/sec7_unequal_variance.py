@@ -44,6 +44,7 @@ from countdp.numerics.rational import mpf_at_least, mpf_below, to_fraction
 from _common import PREC, ENCLOSED
 
 TITLE = "Section 7: the unequal-variance Gaussian fails the definition (Lemma 7.1, eq 35)"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 # (label, mu_P, s_P, mu_Q, s_Q); s_P^2 - s_Q^2 divides a power of two times s_P^2, so the
 # threshold s_P^2/(s_P^2 - s_Q^2) is a dyadic rational: exactly representable, so "at the
@@ -327,6 +328,52 @@ def divergent_side_truncations_grow(cert):
                         last_lower_bound=ball_str(last) if last is not None else "", **res.extra)
 
 
+def _miscopied_divergence(log_ratio=1, spread=True, over_alpha_minus_1=True, mean_alpha=True):
+    """A body for Lemma 7.1's divergence log(s_Q/s_P) + log(s_Q^2/s_a^2)/(2(alpha-1))
+    + alpha (mu_P-mu_Q)^2/(2 s_a^2) with one part miscopied."""
+    def body(ctx, alpha, mu_p, s_p, mu_q, s_q):
+        a = ctx.convert(alpha)
+        mu_p, s_p, mu_q, s_q = (ctx.convert(x) for x in (mu_p, s_p, mu_q, s_q))
+        s_a2 = formulas.gaussian_renyi_margin(ctx, a, s_p, s_q)
+        out = log_ratio * ctx.log(s_q / s_p) + (a if mean_alpha else 1) * (mu_p - mu_q) ** 2 / (2 * s_a2)
+        if spread:
+            out = out + ctx.log(s_q ** 2 / s_a2) / (2 * (a - 1) if over_alpha_minus_1 else 2)
+        return out
+    return body
+
+
+def _margin(sq_weight=1, power=2):
+    """A body for eq (34)'s margin alpha s_Q^2 + (1 - alpha) s_P^2 miscopied: the sign of (1 - alpha)
+    (``sq_weight`` -1) or the power of the scales."""
+    def body(ctx, alpha, s_p, s_q):
+        a, s_p, s_q = ctx.convert(alpha), ctx.convert(s_p), ctx.convert(s_q)
+        return a * s_q ** power + sq_weight * (1 - a) * s_p ** power
+    return body
+
+
+FAULTS += [
+    fault("lem7.1", "eq (34) with s_P and s_Q swapped: alpha s_P^2 + (1-alpha) s_Q^2", "swapped arguments",
+          swap_arguments(formulas.gaussian_renyi_margin, "s_p", "s_q")),
+    fault("lem7.1", "finite iff the margin of eq (34) is >= 0 (the equality case taken as finite)", "inequality",
+          set_attribute(__name__, "eq34_finite", lambda margin: margin >= 0)),
+    fault("lem7.1", "eq (34) with (alpha - 1) for (1 - alpha)", "sign",
+          replace_body(formulas.gaussian_renyi_margin, _margin(sq_weight=-1))),
+    fault("lem7.1", "eq (34) with the scales for the variances: alpha s_Q + (1-alpha) s_P", "exponent",
+          replace_body(formulas.gaussian_renyi_margin, _margin(power=1))),
+    fault("lem7.1", "D without its log(s_Q^2/s_a^2)/(2(alpha-1)) term", "dropped term",
+          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(spread=False))),
+    fault("lem7.1", "D with log(s_Q^2/s_a^2)/2: the 1/(alpha-1) factor dropped", "factor",
+          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(over_alpha_minus_1=False))),
+    fault("lem7.1", "D with log(s_P/s_Q) for log(s_Q/s_P)", "sign",
+          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(log_ratio=-1))),
+    fault("lem7.1", "D's mean term without its alpha: (mu_P - mu_Q)^2/(2 s_a^2)", "factor",
+          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(mean_alpha=False))),
+    fault("lem7.1", "threshold s_P^2/(s_P^2 + s_Q^2) for s_P^2/(s_P^2 - s_Q^2)", "sign",
+          replace_body(formulas.gaussian_renyi_threshold,
+                       lambda ctx, s_p, s_q: ctx.convert(s_p) ** 2 / (ctx.convert(s_p) ** 2 + ctx.convert(s_q) ** 2))),
+]
+
+
 @claim("sec7.boundary", routes=[
     "divergence engine (support analysis, reason reported)",
     "data processing to 1{X != 0}: two-point pushforward masses by quadrature, D_alpha from the "
@@ -412,6 +459,29 @@ def boundary_law_has_mass_where_delta0_has_none(cert):
                         "alpha > 1 (the density ratio is infinite on a set of positive "
                         "X_1-mass); likewise D_alpha(X_0||X_1) = inf ({0} has X_1-mass 0)",
                         mass.enclosure, vd, lower_bound=ball_str(mass.lower), scale_at_0=str(s0))
+
+
+_EQ33_LAW = UnequalVarianceGaussian.law
+
+
+def _x0_is_delta1(self, n):
+    """eq (33)'s law with the boundary point mass put at 1 (the fault "X_0 = delta_1")."""
+    return PointMass(1) if n == 0 else _EQ33_LAW(self, n)
+
+
+FAULTS += [
+    fault("sec7.boundary", "X_0 = delta_1 (the edge's other end) for delta_0", "index",
+          set_attribute(UnequalVarianceGaussian, "law", _x0_is_delta1)),
+    fault("sec7.boundary", "eq (33)'s scale r for r n (X_0 = N(0, r^2), not delta_0)", "exponent",
+          replace_body(formulas.unequal_variance_scale, lambda ctx, n, r: ctx.convert(r))),
+    fault("sec7.boundary", "eq (33)'s variance r^2 n^2 taken as the scale (X_1 = N(1, r^4))", "exponent",
+          replace_body(formulas.unequal_variance_scale, lambda ctx, n, r: (ctx.convert(r) * ctx.convert(n)) ** 2)),
+    fault("sec7.boundary", "P(X_1 > 0) = Phi(-1/r), the mass below 0", "sign",
+          replace_body(formulas.normal_mass_above,
+                       lambda ctx, mu, s, x0: ctx.ncdf((ctx.convert(x0) - ctx.convert(mu)) / ctx.convert(s)))),
+    fault("sec7.boundary", "P(X_1 > 0) taken as 0 (X_1 read as the point mass at 0)", "other",
+          replace_body(formulas.normal_mass_above, lambda ctx, mu, s, x0: ctx.convert(0))),
+]
 
 
 def finite_by_eq35(alpha, n) -> bool:
@@ -697,79 +767,11 @@ def threshold_is_where_the_margin_vanishes(cert):
                 "in n " + identity.value, None, verdict_all([res.verdict, identity]), boxes=res.boxes)
 
 
-# --------------------------------------------------------------------------------------------
-# The fault catalogue: plausible miscopies of Lemma 7.1, eq (33) and eq (35), each of which the
-# claim's check must notice
-
-
-def _miscopied_divergence(log_ratio=1, spread=True, over_alpha_minus_1=True, mean_alpha=True):
-    """A body for Lemma 7.1's divergence log(s_Q/s_P) + log(s_Q^2/s_a^2)/(2(alpha-1))
-    + alpha (mu_P-mu_Q)^2/(2 s_a^2) with one part miscopied."""
-    def body(ctx, alpha, mu_p, s_p, mu_q, s_q):
-        a = ctx.convert(alpha)
-        mu_p, s_p, mu_q, s_q = (ctx.convert(x) for x in (mu_p, s_p, mu_q, s_q))
-        s_a2 = formulas.gaussian_renyi_margin(ctx, a, s_p, s_q)
-        out = log_ratio * ctx.log(s_q / s_p) + (a if mean_alpha else 1) * (mu_p - mu_q) ** 2 / (2 * s_a2)
-        if spread:
-            out = out + ctx.log(s_q ** 2 / s_a2) / (2 * (a - 1) if over_alpha_minus_1 else 2)
-        return out
-    return body
-
-
-def _margin(sq_weight=1, power=2):
-    """A body for eq (34)'s margin alpha s_Q^2 + (1 - alpha) s_P^2 miscopied: the sign of (1 - alpha)
-    (``sq_weight`` -1) or the power of the scales."""
-    def body(ctx, alpha, s_p, s_q):
-        a, s_p, s_q = ctx.convert(alpha), ctx.convert(s_p), ctx.convert(s_q)
-        return a * s_q ** power + sq_weight * (1 - a) * s_p ** power
-    return body
-
-
-_EQ33_LAW = UnequalVarianceGaussian.law
-
-
-def _x0_is_delta1(self, n):
-    """eq (33)'s law with the boundary point mass put at 1 (the fault "X_0 = delta_1")."""
-    return PointMass(1) if n == 0 else _EQ33_LAW(self, n)
-
-
 def _threshold(body):
     return replace_body(formulas.unequal_variance_threshold, lambda ctx, n: body(ctx.convert(n)))
 
 
-FAULTS = [
-    fault("lem7.1", "eq (34) with s_P and s_Q swapped: alpha s_P^2 + (1-alpha) s_Q^2", "swapped arguments",
-          swap_arguments(formulas.gaussian_renyi_margin, "s_p", "s_q")),
-    fault("lem7.1", "finite iff the margin of eq (34) is >= 0 (the equality case taken as finite)", "inequality",
-          set_attribute(__name__, "eq34_finite", lambda margin: margin >= 0)),
-    fault("lem7.1", "eq (34) with (alpha - 1) for (1 - alpha)", "sign",
-          replace_body(formulas.gaussian_renyi_margin, _margin(sq_weight=-1))),
-    fault("lem7.1", "eq (34) with the scales for the variances: alpha s_Q + (1-alpha) s_P", "exponent",
-          replace_body(formulas.gaussian_renyi_margin, _margin(power=1))),
-    fault("lem7.1", "D without its log(s_Q^2/s_a^2)/(2(alpha-1)) term", "dropped term",
-          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(spread=False))),
-    fault("lem7.1", "D with log(s_Q^2/s_a^2)/2: the 1/(alpha-1) factor dropped", "factor",
-          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(over_alpha_minus_1=False))),
-    fault("lem7.1", "D with log(s_P/s_Q) for log(s_Q/s_P)", "sign",
-          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(log_ratio=-1))),
-    fault("lem7.1", "D's mean term without its alpha: (mu_P - mu_Q)^2/(2 s_a^2)", "factor",
-          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(mean_alpha=False))),
-    fault("lem7.1", "threshold s_P^2/(s_P^2 + s_Q^2) for s_P^2/(s_P^2 - s_Q^2)", "sign",
-          replace_body(formulas.gaussian_renyi_threshold,
-                       lambda ctx, s_p, s_q: ctx.convert(s_p) ** 2 / (ctx.convert(s_p) ** 2 + ctx.convert(s_q) ** 2))),
-
-    fault("sec7.boundary", "X_0 = delta_1 (the edge's other end) for delta_0", "index",
-          set_attribute(UnequalVarianceGaussian, "law", _x0_is_delta1)),
-    fault("sec7.boundary", "eq (33)'s scale r for r n (X_0 = N(0, r^2), not delta_0)", "exponent",
-          replace_body(formulas.unequal_variance_scale, lambda ctx, n, r: ctx.convert(r))),
-    fault("sec7.boundary", "eq (33)'s variance r^2 n^2 taken as the scale (X_1 = N(1, r^4))", "exponent",
-          replace_body(formulas.unequal_variance_scale, lambda ctx, n, r: (ctx.convert(r) * ctx.convert(n)) ** 2)),
-    fault("sec7.boundary", "P(X_1 > 0) = Phi(-1/r), the mass below 0", "sign",
-          replace_body(formulas.normal_mass_above,
-                       lambda ctx, mu, s, x0: ctx.ncdf((ctx.convert(x0) - ctx.convert(mu)) / ctx.convert(s)))),
-    fault("sec7.boundary", "P(X_1 > 0) taken as 0 (X_1 read as the point mass at 0)", "other",
-          replace_body(formulas.normal_mass_above, lambda ctx, mu, s, x0: ctx.convert(0))),
-
+FAULTS += [
     fault("eq35", "(n+1)^2/(2n-1) for (n+1)^2/(2n+1)", "sign", _threshold(lambda n: (n + 1) ** 2 / (2 * n - 1))),
     fault("eq35", "(n+1)^2/(2n): the + 1 of the denominator dropped", "dropped term",
           _threshold(lambda n: (n + 1) ** 2 / (2 * n))),

@@ -52,6 +52,7 @@ from countdp.arb.renyi import product_renyi, unclipped_renyi
 from _common import PREC, ENCLOSED, SPREAD_MAX, RATE_EXPONENT_TOL
 
 TITLE = "Section 8 and eq (32): the coefficient C*, Table 2, composition, bias; Theorem 1.1"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 TEMPLATE_ARGMAX = (8, Fraction(1, 2))  # Section 8: the two-count template is maximised at a = 8, theta = 1/2
 REMAINDER_ORDER = 2  # Section 8: exp(sigma Z - sigma^2) - 1 = sigma Z + O_L1(sigma^2)
@@ -238,6 +239,36 @@ def upper_family_coefficient_near_one_over_pi(cert):
                         decide_le(abs(val - one_over_pi), 5 * arb(rq) * one_over_pi))
 
 
+def _together(*patches: Patch) -> Patch:
+    """Several patches as one mistake (two constants exchanged)."""
+    def apply():
+        for p in patches:
+            p.__enter__()
+
+        def undo():
+            for p in reversed(patches):
+                p.__exit__(None, None, None)
+        return undo
+    return Patch(apply, " and ".join(p.describe for p in patches))
+
+
+FAULTS += [
+    # eq32: pi/(4e^2) <= C* <= 1/pi, ratio 4e^2/pi^2 ~ 2.995
+    fault("eq32", "the two bounds exchanged (lower 1/pi, upper pi/(4e^2))", "swapped arguments",
+          _together(replace_body(formulas.gaussian_prior_constant, lambda ctx: 1 / ctx.pi),
+                    replace_body(formulas.log_gaussian_upper_constant, lambda ctx: ctx.pi / (4 * ctx.e ** 2)))),
+    fault("eq32", "ratio 4e/pi^2 for 4e^2/pi^2", "exponent",
+          replace_body(formulas.upper_to_lower_ratio, lambda ctx: 4 * ctx.e / ctx.pi ** 2)),
+    fault("eq32", "ratio inverted: pi^2/(4e^2)", "swapped arguments",
+          replace_body(formulas.upper_to_lower_ratio, lambda ctx: ctx.pi ** 2 / (4 * ctx.e ** 2))),
+    fault("eq32", "ratio 4e^2/pi^2 1 % too large", "constant", scale(formulas.upper_to_lower_ratio, "1.01")),
+    fault("eq32", "upper constant 1/e for 1/pi", "pi vs e",
+          replace_body(formulas.log_gaussian_upper_constant, lambda ctx: 1 / ctx.e)),
+    fault("eq32", "lower constant pi/(4e^3) for pi/(4e^2)", "exponent",
+          replace_body(formulas.gaussian_prior_constant, lambda ctx: ctx.pi / (4 * ctx.e ** 3))),
+]
+
+
 PRINTED = {"two-count": "0.00781", "uniform prior": "0.07468", "truncated Gaussian prior": "0.10629",
            "shifted log-Gaussian (upper)": "0.31831"}
 
@@ -288,6 +319,23 @@ def constants_match_their_decimals(cert):
         for k, dec in decimals.items():
             cert.record(f"{k} ~ {dec}", "|value - decimal| <= half unit in last place", consts[k],
                         decide_decimal(consts[k], dec))
+
+
+FAULTS += [
+    # table2: 1/128, 3/(2e^3), pi/(4e^2), 1/pi and their decimals
+    fault("table2", "uniform-prior constant 3/(2e^2) for 3/(2e^3)", "exponent",
+          replace_body(formulas.uniform_prior_constant, lambda ctx: 3 / (2 * ctx.e ** 2))),
+    fault("table2", "two-count constant 1/64 for 1/128", "factor",
+          replace_body(formulas.two_count_constant, lambda ctx: ctx.fraction(1, 64))),
+    fault("table2", "truncated-Gaussian constant e/(4 pi^2) (pi and e exchanged)", "pi vs e",
+          replace_body(formulas.gaussian_prior_constant, lambda ctx: ctx.e / (4 * ctx.pi ** 2))),
+    fault("table2", "upper constant 1/e for 1/pi", "pi vs e",
+          replace_body(formulas.log_gaussian_upper_constant, lambda ctx: 1 / ctx.e)),
+    fault("table2", "uniform-prior constant 0.1 % too large", "constant",
+          scale(formulas.uniform_prior_constant, "1.001")),
+    fault("table2", "printed 0.07486 for 0.07468 (digits transposed)", "other",
+          set_attribute(__name__, "PRINTED", {**PRINTED, "uniform prior": "0.07486"})),
+]
 
 
 @claim("sec8.two_count", routes=[
@@ -362,6 +410,29 @@ def template_at_most_one_over_128(cert):
                 formulas.two_count_constant.ball(), rt.verdict, boxes=rt.boxes, **rt.extra)
 
 
+def _template(ctx, a, theta, square=True, x_of=None, num=2):
+    """(num/a^2)(1 - 1/(a x))_+^(2 or 1), x = theta (1 - theta) unless ``x_of`` says otherwise."""
+    a, theta = ctx.convert(a), ctx.convert(theta)
+    x = theta * (1 - theta) if x_of is None else x_of(theta)
+    bracket = ctx.pos(1 - 1 / (a * x))
+    return num * (bracket * bracket if square else bracket) / (a * a)
+
+
+FAULTS += [
+    # sec8.two_count: (2/a^2)(1 - 1/(a theta(1-theta)))_+^2, maximised at theta = 1/2, a = 8, value 1/128
+    fault("sec8.two_count", "maximiser a = 4 for a = 8", "constant",
+          set_attribute(__name__, "TEMPLATE_ARGMAX", (4, Fraction(1, 2)))),
+    fault("sec8.two_count", "template without the square: (2/a^2)(1 - 1/(a theta(1-theta)))_+", "exponent",
+          replace_body(formulas.two_count_template, lambda ctx, a, theta: _template(ctx, a, theta, square=False))),
+    fault("sec8.two_count", "template with a theta for a theta(1-theta)", "dropped term",
+          replace_body(formulas.two_count_template, lambda ctx, a, theta: _template(ctx, a, theta, x_of=lambda t: t))),
+    fault("sec8.two_count", "template 1/a^2 for 2/a^2", "factor",
+          replace_body(formulas.two_count_template, lambda ctx, a, theta: _template(ctx, a, theta, num=1))),
+    fault("sec8.two_count", "maximum 1/64 for 1/128", "factor",
+          replace_body(formulas.two_count_constant, lambda ctx: ctx.fraction(1, 64))),
+]
+
+
 # ============================================================================================
 # Section 8: small r, composition, bias
 # ============================================================================================
@@ -428,6 +499,24 @@ def remainder_is_second_order(cert):
                         "semi-closed form; |ratio - E|Z^2/2 - 1|| <= sigma^2/4 (separated); "
                         "control 'ratio < 1/2' PROVED_FALSE", ratio, vd,
                         semi_closed=ball_str(rr.semi_closed), limit=ball_str(lim), control=ctrl.value)
+
+
+FAULTS += [
+    # sec8.small_r: sigma = r sqrt(pi/2)(1 + o(1)); exp(sigma Z - sigma^2) - 1 = sigma Z + O_L1(sigma^2)
+    fault("sec8.small_r", "remainder O_L1(sigma) for O_L1(sigma^2)", "exponent",
+          set_attribute(__name__, "REMAINDER_ORDER", 1)),
+    fault("sec8.small_r", "E|Z^2/2 - 1| without its 1/2", "dropped term",
+          wrap_body(formulas.small_noise_remainder_limit, lambda ctx, f: f(ctx) - ctx.fraction(1, 2))),
+    fault("sec8.small_r", "E|Z^2/2 - 1| with + Phi(-sqrt 2)", "sign",
+          replace_body(formulas.small_noise_remainder_limit, lambda ctx: ctx.fraction(1, 2) + 2 * (
+              ctx.sqrt(2) * ctx.npdf(ctx.sqrt(2)) + ctx.ncdf(-ctx.sqrt(2))))),
+    fault("sec8.small_r", "sigma = r sqrt(2/pi) for r sqrt(pi/2)", "other",
+          replace_body(formulas.small_r_sigma, lambda ctx, r, c:
+                       ctx.convert(r) / (1 + ctx.convert(c)) * ctx.sqrt(2 / ctx.pi))),
+    fault("sec8.small_r", "sigma = r sqrt(e/2) for r sqrt(pi/2)", "pi vs e",
+          replace_body(formulas.small_r_sigma, lambda ctx, r, c:
+                       ctx.convert(r) / (1 + ctx.convert(c)) * ctx.sqrt(ctx.e / 2))),
+]
 
 
 def _one_release(check, m, a, b, alpha, p, quadrature):
@@ -553,6 +642,27 @@ def product_divergence_is_the_sum_of_budgets(cert):
                         "PROVED_FALSE", D, vd, sum_of_budgets=ball_str(tot), control=ctrl.value)
 
 
+def _composition_by(rule, describe):
+    """compose_budgets with the pointwise sum replaced by ``rule(list of v_t(n))``."""
+    def compose(*budgets):
+        return lambda n: rule([b(n) for b in budgets])
+    compose.__doc__ = describe
+    return set_attribute(zcdp, "compose_budgets", compose)
+
+
+FAULTS += [
+    # sec8.composition: v_tot(n) = sum_t v_t(n)
+    fault("sec8.composition", "composition by the maximum, v_tot = max_t v_t", "dropped term",
+          _composition_by(max, "max_t v_t(n)")),
+    fault("sec8.composition", "the last release left out of the sum", "dropped term",
+          _composition_by(lambda vs: mpmath.fsum(vs[:-1]) if len(vs) > 1 else vs[0], "sum of all but the last")),
+    fault("sec8.composition", "composition like group privacy: (sum_t sqrt(v_t))^2", "other",
+          _composition_by(lambda vs: mpmath.fsum(mpmath.sqrt(v) for v in vs) ** 2, "(sum sqrt v_t)^2")),
+    fault("sec8.composition", "composition by the mean, sum_t v_t / T", "factor",
+          _composition_by(lambda vs: mpmath.fsum(vs) / len(vs), "mean of v_t(n)")),
+]
+
+
 def _bias_cases(check, mech, r0, cc, n):
     """Released and unclipped bias at one count: closed form vs quadrature and Monte Carlo; returns
     the released closed form and its Monte Carlo estimate."""
@@ -634,6 +744,32 @@ def bias_is_nonzero(cert):
                         "< 0 (separated), and the released closed form; released bias "
                         + ("> 0" if n == 0 else "< 0") + " (separated); control 'bias = 0' PROVED_FALSE",
                         bu, vd, released_bias=ball_str(br), control=ctrl.value)
+
+
+def _with_default_drift(factor):
+    """unclipped_bias whose default drift is -factor sigma^2 (the paper's is -sigma^2)."""
+    def transform(ctx, f, n, c, sigma, drift=None):
+        if drift is None:
+            drift = -ctx.convert(factor) * ctx.convert(sigma) ** 2
+        return f(ctx, n, c, sigma, drift)
+    return wrap_body(formulas.unclipped_bias, transform, f"unclipped_bias drift -{factor} sigma^2")
+
+
+FAULTS += [
+    # sec8.bias: drift -sigma^2, E U_n - n = (n+c)(e^{-sigma^2/2} - 1)
+    fault("sec8.bias", "the mean-one drift -sigma^2/2 for -sigma^2", "drift", _with_default_drift("1/2")),
+    fault("sec8.bias", "E e^{sigma Z} = 1 (the e^{sigma^2/2} dropped)", "dropped term",
+          replace_body(formulas.unclipped_bias, lambda ctx, n, c, sigma, drift=None: (
+              (ctx.convert(n) + ctx.convert(c)) * ctx.exp(-ctx.convert(sigma) ** 2 if drift is None
+                                                          else ctx.convert(drift)) - ctx.convert(c) - ctx.convert(n)))),
+    fault("sec8.bias", "the shift c not subtracted: (n+c) e^{-sigma^2/2} - n", "shift dropped",
+          wrap_body(formulas.unclipped_bias, lambda ctx, f, n, c, sigma, drift=None:
+                    f(ctx, n, c, sigma, drift) + ctx.convert(c))),
+    fault("sec8.bias", "clipping's negative part added instead of subtracted", "sign",
+          replace_body(formulas.released_bias, lambda ctx, n, c, sigma, drift=None:
+                       formulas.unclipped_bias(ctx, n, c, sigma, drift)
+                       + formulas.negative_part(ctx, n, c, sigma, drift))),
+]
 
 
 # ============================================================================================
@@ -796,6 +932,27 @@ def witness_budget_is_order_n_minus_2(cert):
                         hi, res.verdict, boxes=res.boxes, **extra)
 
 
+def _limit_15(ctx, r, k=128, p=6, q=2, rp=2):
+    """(1-r)^p / (k r^rp (1+r)^q): eq (15) with one of its pieces miscopied."""
+    r = ctx.convert(r)
+    return (1 - r) ** p / (ctx.convert(k) * r ** rp * (1 + r) ** q)
+
+
+FAULTS += [
+    # thm1.1: liminf n^2 v(n) >= (1-r)^6/(128 r^2 (1+r)^2); r0 = r/2, c = 1; the release 1/2 at r = 1
+    fault("thm1.1", "converse constant with 12.8 for 128 (10x too strong)", "factor",
+          replace_body(formulas.two_count_limit, lambda ctx, r: _limit_15(ctx, r, k="12.8"))),
+    fault("thm1.1", "converse constant 100x too strong", "factor", scale(formulas.two_count_limit, 100)),
+    fault("thm1.1", "converse constant 0.1 % too strong", "constant", scale(formulas.two_count_limit, "1.001")),
+    fault("thm1.1", "(1-r)^4 for (1-r)^6", "exponent",
+          replace_body(formulas.two_count_limit, lambda ctx, r: _limit_15(ctx, r, p=4))),
+    fault("thm1.1", "(1+r) for (1+r)^2", "exponent",
+          replace_body(formulas.two_count_limit, lambda ctx, r: _limit_15(ctx, r, q=1))),
+    fault("thm1.1", "r for r^2", "exponent",
+          replace_body(formulas.two_count_limit, lambda ctx, r: _limit_15(ctx, r, rp=1))),
+    fault("thm1.1", "the release 1 for 1/2 at r = 1", "other",
+          set_attribute(__name__, "RELEASE_AT_R_ONE", Fraction(1))),
+]
 def figures(settings):
     """The C* landscape: the Table 2 constants and the upper family's r^2 n^2 v(n) as r falls."""
     from countdp.harness.plotting import new_figure, save
@@ -822,145 +979,6 @@ def figures(settings):
         return [save(fig, settings.figures_dir, "cstar_landscape", claims=("table2", "eq32"),
                      caption="the upper family's r^2 n^2 v(n) as r falls, against the lower-bound "
                              "constants of Table 2 and the upper end 1/pi of eq (32)")]
-
-
-# ============================================================================================
-# The fault catalogue: plausible transcription mistakes each check must catch
-# ============================================================================================
-
-
-def _together(*patches: Patch) -> Patch:
-    """Several patches as one mistake (two constants exchanged)."""
-    def apply():
-        for p in patches:
-            p.__enter__()
-
-        def undo():
-            for p in reversed(patches):
-                p.__exit__(None, None, None)
-        return undo
-    return Patch(apply, " and ".join(p.describe for p in patches))
-
-
-def _composition_by(rule, describe):
-    """compose_budgets with the pointwise sum replaced by ``rule(list of v_t(n))``."""
-    def compose(*budgets):
-        return lambda n: rule([b(n) for b in budgets])
-    compose.__doc__ = describe
-    return set_attribute(zcdp, "compose_budgets", compose)
-
-
-def _with_default_drift(factor):
-    """unclipped_bias whose default drift is -factor sigma^2 (the paper's is -sigma^2)."""
-    def transform(ctx, f, n, c, sigma, drift=None):
-        if drift is None:
-            drift = -ctx.convert(factor) * ctx.convert(sigma) ** 2
-        return f(ctx, n, c, sigma, drift)
-    return wrap_body(formulas.unclipped_bias, transform, f"unclipped_bias drift -{factor} sigma^2")
-
-
-def _limit_15(ctx, r, k=128, p=6, q=2, rp=2):
-    """(1-r)^p / (k r^rp (1+r)^q): eq (15) with one of its pieces miscopied."""
-    r = ctx.convert(r)
-    return (1 - r) ** p / (ctx.convert(k) * r ** rp * (1 + r) ** q)
-
-
-def _template(ctx, a, theta, square=True, x_of=None, num=2):
-    """(num/a^2)(1 - 1/(a x))_+^(2 or 1), x = theta (1 - theta) unless ``x_of`` says otherwise."""
-    a, theta = ctx.convert(a), ctx.convert(theta)
-    x = theta * (1 - theta) if x_of is None else x_of(theta)
-    bracket = ctx.pos(1 - 1 / (a * x))
-    return num * (bracket * bracket if square else bracket) / (a * a)
-
-
-FAULTS = [
-    # eq32: pi/(4e^2) <= C* <= 1/pi, ratio 4e^2/pi^2 ~ 2.995
-    fault("eq32", "the two bounds exchanged (lower 1/pi, upper pi/(4e^2))", "swapped arguments",
-          _together(replace_body(formulas.gaussian_prior_constant, lambda ctx: 1 / ctx.pi),
-                    replace_body(formulas.log_gaussian_upper_constant, lambda ctx: ctx.pi / (4 * ctx.e ** 2)))),
-    fault("eq32", "ratio 4e/pi^2 for 4e^2/pi^2", "exponent",
-          replace_body(formulas.upper_to_lower_ratio, lambda ctx: 4 * ctx.e / ctx.pi ** 2)),
-    fault("eq32", "ratio inverted: pi^2/(4e^2)", "swapped arguments",
-          replace_body(formulas.upper_to_lower_ratio, lambda ctx: ctx.pi ** 2 / (4 * ctx.e ** 2))),
-    fault("eq32", "ratio 4e^2/pi^2 1 % too large", "constant", scale(formulas.upper_to_lower_ratio, "1.01")),
-    fault("eq32", "upper constant 1/e for 1/pi", "pi vs e",
-          replace_body(formulas.log_gaussian_upper_constant, lambda ctx: 1 / ctx.e)),
-    fault("eq32", "lower constant pi/(4e^3) for pi/(4e^2)", "exponent",
-          replace_body(formulas.gaussian_prior_constant, lambda ctx: ctx.pi / (4 * ctx.e ** 3))),
-    # table2: 1/128, 3/(2e^3), pi/(4e^2), 1/pi and their decimals
-    fault("table2", "uniform-prior constant 3/(2e^2) for 3/(2e^3)", "exponent",
-          replace_body(formulas.uniform_prior_constant, lambda ctx: 3 / (2 * ctx.e ** 2))),
-    fault("table2", "two-count constant 1/64 for 1/128", "factor",
-          replace_body(formulas.two_count_constant, lambda ctx: ctx.fraction(1, 64))),
-    fault("table2", "truncated-Gaussian constant e/(4 pi^2) (pi and e exchanged)", "pi vs e",
-          replace_body(formulas.gaussian_prior_constant, lambda ctx: ctx.e / (4 * ctx.pi ** 2))),
-    fault("table2", "upper constant 1/e for 1/pi", "pi vs e",
-          replace_body(formulas.log_gaussian_upper_constant, lambda ctx: 1 / ctx.e)),
-    fault("table2", "uniform-prior constant 0.1 % too large", "constant",
-          scale(formulas.uniform_prior_constant, "1.001")),
-    fault("table2", "printed 0.07486 for 0.07468 (digits transposed)", "other",
-          set_attribute(__name__, "PRINTED", {**PRINTED, "uniform prior": "0.07486"})),
-    # sec8.two_count: (2/a^2)(1 - 1/(a theta(1-theta)))_+^2, maximised at theta = 1/2, a = 8, value 1/128
-    fault("sec8.two_count", "maximiser a = 4 for a = 8", "constant",
-          set_attribute(__name__, "TEMPLATE_ARGMAX", (4, Fraction(1, 2)))),
-    fault("sec8.two_count", "template without the square: (2/a^2)(1 - 1/(a theta(1-theta)))_+", "exponent",
-          replace_body(formulas.two_count_template, lambda ctx, a, theta: _template(ctx, a, theta, square=False))),
-    fault("sec8.two_count", "template with a theta for a theta(1-theta)", "dropped term",
-          replace_body(formulas.two_count_template, lambda ctx, a, theta: _template(ctx, a, theta, x_of=lambda t: t))),
-    fault("sec8.two_count", "template 1/a^2 for 2/a^2", "factor",
-          replace_body(formulas.two_count_template, lambda ctx, a, theta: _template(ctx, a, theta, num=1))),
-    fault("sec8.two_count", "maximum 1/64 for 1/128", "factor",
-          replace_body(formulas.two_count_constant, lambda ctx: ctx.fraction(1, 64))),
-    # sec8.small_r: sigma = r sqrt(pi/2)(1 + o(1)); exp(sigma Z - sigma^2) - 1 = sigma Z + O_L1(sigma^2)
-    fault("sec8.small_r", "remainder O_L1(sigma) for O_L1(sigma^2)", "exponent",
-          set_attribute(__name__, "REMAINDER_ORDER", 1)),
-    fault("sec8.small_r", "E|Z^2/2 - 1| without its 1/2", "dropped term",
-          wrap_body(formulas.small_noise_remainder_limit, lambda ctx, f: f(ctx) - ctx.fraction(1, 2))),
-    fault("sec8.small_r", "E|Z^2/2 - 1| with + Phi(-sqrt 2)", "sign",
-          replace_body(formulas.small_noise_remainder_limit, lambda ctx: ctx.fraction(1, 2) + 2 * (
-              ctx.sqrt(2) * ctx.npdf(ctx.sqrt(2)) + ctx.ncdf(-ctx.sqrt(2))))),
-    fault("sec8.small_r", "sigma = r sqrt(2/pi) for r sqrt(pi/2)", "other",
-          replace_body(formulas.small_r_sigma, lambda ctx, r, c:
-                       ctx.convert(r) / (1 + ctx.convert(c)) * ctx.sqrt(2 / ctx.pi))),
-    fault("sec8.small_r", "sigma = r sqrt(e/2) for r sqrt(pi/2)", "pi vs e",
-          replace_body(formulas.small_r_sigma, lambda ctx, r, c:
-                       ctx.convert(r) / (1 + ctx.convert(c)) * ctx.sqrt(ctx.e / 2))),
-    # sec8.composition: v_tot(n) = sum_t v_t(n)
-    fault("sec8.composition", "composition by the maximum, v_tot = max_t v_t", "dropped term",
-          _composition_by(max, "max_t v_t(n)")),
-    fault("sec8.composition", "the last release left out of the sum", "dropped term",
-          _composition_by(lambda vs: mpmath.fsum(vs[:-1]) if len(vs) > 1 else vs[0], "sum of all but the last")),
-    fault("sec8.composition", "composition like group privacy: (sum_t sqrt(v_t))^2", "other",
-          _composition_by(lambda vs: mpmath.fsum(mpmath.sqrt(v) for v in vs) ** 2, "(sum sqrt v_t)^2")),
-    fault("sec8.composition", "composition by the mean, sum_t v_t / T", "factor",
-          _composition_by(lambda vs: mpmath.fsum(vs) / len(vs), "mean of v_t(n)")),
-    # sec8.bias: drift -sigma^2, E U_n - n = (n+c)(e^{-sigma^2/2} - 1)
-    fault("sec8.bias", "the mean-one drift -sigma^2/2 for -sigma^2", "drift", _with_default_drift("1/2")),
-    fault("sec8.bias", "E e^{sigma Z} = 1 (the e^{sigma^2/2} dropped)", "dropped term",
-          replace_body(formulas.unclipped_bias, lambda ctx, n, c, sigma, drift=None: (
-              (ctx.convert(n) + ctx.convert(c)) * ctx.exp(-ctx.convert(sigma) ** 2 if drift is None
-                                                          else ctx.convert(drift)) - ctx.convert(c) - ctx.convert(n)))),
-    fault("sec8.bias", "the shift c not subtracted: (n+c) e^{-sigma^2/2} - n", "shift dropped",
-          wrap_body(formulas.unclipped_bias, lambda ctx, f, n, c, sigma, drift=None:
-                    f(ctx, n, c, sigma, drift) + ctx.convert(c))),
-    fault("sec8.bias", "clipping's negative part added instead of subtracted", "sign",
-          replace_body(formulas.released_bias, lambda ctx, n, c, sigma, drift=None:
-                       formulas.unclipped_bias(ctx, n, c, sigma, drift)
-                       + formulas.negative_part(ctx, n, c, sigma, drift))),
-    # thm1.1: liminf n^2 v(n) >= (1-r)^6/(128 r^2 (1+r)^2); r0 = r/2, c = 1; the release 1/2 at r = 1
-    fault("thm1.1", "converse constant with 12.8 for 128 (10x too strong)", "factor",
-          replace_body(formulas.two_count_limit, lambda ctx, r: _limit_15(ctx, r, k="12.8"))),
-    fault("thm1.1", "converse constant 100x too strong", "factor", scale(formulas.two_count_limit, 100)),
-    fault("thm1.1", "converse constant 0.1 % too strong", "constant", scale(formulas.two_count_limit, "1.001")),
-    fault("thm1.1", "(1-r)^4 for (1-r)^6", "exponent",
-          replace_body(formulas.two_count_limit, lambda ctx, r: _limit_15(ctx, r, p=4))),
-    fault("thm1.1", "(1+r) for (1+r)^2", "exponent",
-          replace_body(formulas.two_count_limit, lambda ctx, r: _limit_15(ctx, r, q=1))),
-    fault("thm1.1", "r for r^2", "exponent",
-          replace_body(formulas.two_count_limit, lambda ctx, r: _limit_15(ctx, r, rp=1))),
-    fault("thm1.1", "the release 1 for 1/2 at r = 1", "other",
-          set_attribute(__name__, "RELEASE_AT_R_ONE", Fraction(1))),
-]
 
 
 if __name__ == "__main__":
