@@ -42,6 +42,7 @@ from countdp.mechanisms.log_laplace import LogLaplaceMechanism
 from countdp.numerics.tolerance import working_precision
 
 from _common import PREC, ENCLOSED
+from figures import sec6_many_count as plots
 
 TITLE = "Sections 6.2-6.5: the many-count lower bounds (Lemma 6.3 to Corollary 6.7)"
 FAULTS = []  # the fault catalogue: each claim block below adds its own faults
@@ -996,53 +997,9 @@ FAULTS += [
 ]
 
 
-# ---------------------------------------------------------------------------------------------
-# Figures
-# ---------------------------------------------------------------------------------------------
-
-
 def figures(settings):
-    from countdp.harness.plotting import new_figure, save
-
-    paths = []
-    r = R
-    mech = _mechanism(r)
-    ns = np.unique(np.round(np.logspace(0, 5, 121)).astype(np.int64))
-    b14 = formulas.two_count_bound.fp(ns, r)
-    b23 = np.array([float(best_uniform_size(int(n), r).bound) for n in ns])
-    v = mech.v_array(ns)
-    fig, ax = new_figure()
-    ax.loglog(ns, v, label="shifted log-Gaussian $v(n)$ ($r_0 = r/2$, $c = 1$)", color="C0")
-    ax.loglog(ns, b23, label="uniform many-count bound (23), best odd $K$", color="C2")
-    ax.loglog(ns, b14, label="two-count bound (14)", color="C3")
-    ax.set_xlabel("count $n$")
-    ax.set_ylabel(r"zCDP budget on the edge $n-1 \leftrightarrow n$")
-    ax.set_title("Lower bounds against the mechanism ($r = 0.1$)")
-    ax.grid(True, which="major", alpha=0.3)
-    ax.legend()
-    paths.append(save(fig, settings.figures_dir, "lower_bounds_vs_mechanism",
-                      claims=("prop6.2", "cor6.5", "thm1.1"),
-                      caption="the mechanism's v(n) above the lower bounds (14) and (23), all of order "
-                              "n^-2, at r = 0.1"))
-
-    L = 3
-    h = float(_truncated_normal(L)[0])
-    S = np.unique(np.round(np.logspace(0, 4 if settings.quick else 5, 41), 6))
-    diffs = np.array([shannon_entropy(quantized_truncated_gaussian(float(s), -L, L)) - np.log(s) for s in S])
-    fig, (a1, a2) = new_figure(ncols=2, size=(9.6, 4.0))
-    a1.semilogx(S, diffs, "o-", ms=3, label=r"$H(Q_S) - \log S$")
-    a1.axhline(h, color="k", ls="--", label="$h(Z_L)$")
-    a1.set_xlabel(r"scale $S$ ($Q_S = \mathrm{round}(S Z_L)$)")
-    a1.set_title("Quantised truncated Gaussian ($L = 3$)")
-    a1.legend()
-    a2.loglog(S, np.abs(diffs - h), "o-", ms=3)
-    a2.set_xlabel("$S$")
-    a2.set_ylabel(r"$|H(Q_S) - \log S - h(Z_L)|$")
-    a2.set_title("the gap, on a log scale")
-    paths.append(save(fig, settings.figures_dir, "quantization_entropy", claims=("lem6.6",),
-                      caption="the entropy of the quantised truncated Gaussian minus log S tends to "
-                              "the differential entropy h(Z_L)"))
-    return paths
+    """This section's figures (made by figures/sec6_many_count.py)."""
+    return plots.make(settings, R, _mechanism(R))
 
 
 if __name__ == "__main__":

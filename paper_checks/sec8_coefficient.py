@@ -40,7 +40,7 @@ from countdp.mechanisms.constant_release import DataIndependentRelease
 from countdp.laws.expectation import quad_expectation
 from countdp.laws.small_noise import small_noise_remainder, small_noise_remainder_draws
 from countdp.mechanisms import ShiftedLogGaussian
-from countdp.mechanisms.large_count import iterated_limit, large_count_limit, scaled_budget
+from countdp.mechanisms.large_count import iterated_limit, large_count_limit
 from countdp.numerics import normal
 from countdp.numerics.montecarlo import mc_mean
 from countdp.numerics.optimize import Optimum, maximise_from_starts
@@ -50,6 +50,7 @@ from countdp.arb.airy import certified_limit_constant, certified_prime_zero
 from countdp.arb.renyi import product_renyi, unclipped_renyi
 
 from _common import PREC, ENCLOSED, SPREAD_MAX, RATE_EXPONENT_TOL
+from figures import sec8_coefficient as plots
 
 TITLE = "Section 8 and eq (32): the coefficient C*, Table 2, composition, bias; Theorem 1.1"
 FAULTS = []  # the fault catalogue: each claim block below adds its own faults
@@ -954,31 +955,8 @@ FAULTS += [
           set_attribute(__name__, "RELEASE_AT_R_ONE", Fraction(1))),
 ]
 def figures(settings):
-    """The C* landscape: the Table 2 constants and the upper family's r^2 n^2 v(n) as r falls."""
-    from countdp.harness.plotting import new_figure, save
-
-    with mpmath.workdps(20):
-        fig, ax = new_figure(size=(9.0, 4.4))
-        rs = np.geomspace(1e-5, 0.5, 40)
-        for n, style in ((2, ":"), (10, "--"), (10**8, "-")):
-            ys = [float(scaled_budget(upper_family(mpmath.mpf(r)), n, r)) for r in rs]
-            ax.semilogx(rs, ys, style, color="C0", label=f"$r^2 n^2 v(n)$ at $n = {n:g}$")
-        ys = [float(formulas.large_count_coefficient(r, r * (1 - r), r)) for r in map(mpmath.mpf, rs)]
-        ax.semilogx(rs, ys, "-", color="C2", lw=0.8, label=r"$n \to \infty$: $r^2/(2\sigma^2)$")
-        colors = ("C1", "C4", "C5", "C3")
-        for (name, val), col in zip(table2_constants().items(), colors):
-            ax.axhline(float(val), color=col, lw=1, label=f"{name}: {float(val):.5f}")
-        ax.set_yscale("log")
-        ax.set_ylim(5e-3, 3.0)
-        ax.set_xlabel("$r$")
-        ax.set_ylabel(r"$r^2 n^2 v(n)$ and the Table 2 constants")
-        ax.set_title(r"Table 2 and eq (32): $\pi/(4e^2) \leq C^* \leq 1/\pi$ ($r_0 = r(1-r)$, $c = r$)")
-        ax.grid(True, which="major", alpha=0.3)
-        # outside the axes: inside, the box covers the constants' lines
-        ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-        return [save(fig, settings.figures_dir, "cstar_landscape", claims=("table2", "eq32"),
-                     caption="the upper family's r^2 n^2 v(n) as r falls, against the lower-bound "
-                             "constants of Table 2 and the upper end 1/pi of eq (32)")]
+    """This section's figures (made by figures/sec8_coefficient.py)."""
+    return plots.make(settings, upper_family, table2_constants)
 
 
 if __name__ == "__main__":
