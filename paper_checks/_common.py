@@ -1,8 +1,16 @@
-"""What the check scripts share: the precision of their certificates and the texts of the
-routes several scripts name (one wording, so that the reports say the same thing the same way)."""
+"""What the check scripts share: the precision of their certificates, Section 6's running example,
+the texts of the routes several scripts name (one wording, so that the reports say the same thing
+the same way) and the tolerances of the rules read off sequences."""
 
-#: Arb precision (bits) of the certificates; closed forms are compared with integrals at PREC + 64
+from fractions import Fraction
+
+#: Section 6's running example r, exactly
+R = Fraction(1, 10)
+
+#: Arb precision (bits) of the certificates
 PREC = 53
+#: closed forms are enclosed 64 bits more precisely than the integrals and enclosures they are put in
+CLOSED_PREC = PREC + 64
 
 #: the route of a closed form checked against a certified enclosure
 ENCLOSED = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"

@@ -36,13 +36,12 @@ from countdp.numerics.montecarlo import mc_mean
 from countdp.numerics.tolerance import working_precision
 
 import _grid
-from _common import PREC, ENCLOSED, BALL_ROUTE, BALL_CLOSED_ROUTE, QUAD_ROUTE
+from _common import PREC, CLOSED_PREC, ENCLOSED, BALL_ROUTE, BALL_CLOSED_ROUTE, QUAD_ROUTE
 from figures import sec5_divergence as plots
 
 TITLE = "Section 5: exact divergence (eqs 10-12), postprocessing, monotonicity, product"
 FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 CERT_R0, CERT_C = fmpq(1, 4), 1  # the certificates' design (r = 1/2): sigma ~ 0.157
-CLOSED_PREC = PREC + 64          # closed forms are enclosed 64 bits tighter than the integrals
 
 
 def _certified_range(quick: bool) -> int:

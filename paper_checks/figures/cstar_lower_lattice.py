@@ -1,4 +1,4 @@
-"""The figures of paper_checks/cstar_lower.py: :func:`make`, which its ``figures`` hook calls."""
+"""The figures of paper_checks/cstar_lower_lattice.py: :func:`make`, which its ``figures`` hook calls."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""The figures of paper_checks/sec6_many_count.py: :func:`make`, which its ``figures`` hook calls."""
+"""The figures of paper_checks/sec6_priors.py: :func:`make`, which its ``figures`` hook calls."""
 
 import numpy as np
 
