@@ -786,7 +786,7 @@ FAULTS += [
 
 
 def figures(settings):
-    """This section's figures (made by figures/companion_exact_zcdp.py)."""
+    """This script's figures (made by figures/companion_exact_zcdp.py)."""
     return plots.make(settings)
 
 

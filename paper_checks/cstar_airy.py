@@ -859,7 +859,7 @@ def _budget_ratio_cases(check) -> tuple[list[dict], tuple]:
 
 
 def figures(settings):
-    """This section's figures (made by figures/cstar_airy.py)."""
+    """This script's figures (made by figures/cstar_airy.py)."""
     return plots.make(settings, compare_with_gaussian)
 
 

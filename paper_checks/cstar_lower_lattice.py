@@ -505,7 +505,7 @@ FAULTS += [
 
 
 def figures(settings):
-    """This section's figures (made by figures/cstar_lower_lattice.py)."""
+    """This script's figures (made by figures/cstar_lower_lattice.py)."""
     return plots.make(settings, airy_coefficient, bound_limit)
 
 

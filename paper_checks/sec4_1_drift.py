@@ -239,7 +239,7 @@ FAULTS += [
 
 
 def figures(settings):
-    """This section's figures (made by figures/sec4_1_drift.py)."""
+    """This script's figures (made by figures/sec4_1_drift.py)."""
     return plots.make(settings)
 
 

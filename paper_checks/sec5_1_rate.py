@@ -634,7 +634,7 @@ FAULTS += [
     fault("eq13", "budget 2/(pi r^2 n^2)", "factor", scale(formulas.small_error_budget, 2)),
 ]
 def figures(settings):
-    """This section's figures (made by figures/sec5_1_rate.py)."""
+    """This script's figures (made by figures/sec5_1_rate.py)."""
     return plots.make(settings, DELTA_TEXT)
 
 

@@ -655,7 +655,7 @@ COVERAGE = {"eq11": {True: 12, False: 120},
 
 
 def figures(settings):
-    """This section's figures (made by figures/sec5_divergence.py)."""
+    """This script's figures (made by figures/sec5_divergence.py)."""
     return plots.make(settings)
 
 

@@ -527,7 +527,7 @@ FAULTS += [
 
 
 def figures(settings):
-    """This section's figures (made by figures/sec6_priors.py)."""
+    """This script's figures (made by figures/sec6_priors.py)."""
     return plots.make(settings, R, mechanism(R))
 
 

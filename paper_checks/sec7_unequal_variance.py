@@ -787,7 +787,7 @@ FAULTS += [
 
 
 def figures(settings):
-    """This section's figures (made by figures/sec7_unequal_variance.py)."""
+    """This script's figures (made by figures/sec7_unequal_variance.py)."""
     return plots.make(settings, _mp(R))
 
 

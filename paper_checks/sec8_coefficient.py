@@ -392,7 +392,7 @@ FAULTS += [
 
 
 def figures(settings):
-    """This section's figures (made by figures/sec8_coefficient.py)."""
+    """This script's figures (made by figures/sec8_coefficient.py)."""
     return plots.make(settings, upper_family, table2_constants)
 
 
