@@ -51,12 +51,6 @@ def mc_draws(quick: bool) -> int:
     return 200_000 if quick else 1_000_000
 
 
-#: the two Arb algorithms of ``renyi(..., method="ball" / "ball-closed")`` as route names
-BALL_ROUTE = "Arb ball by acb.integral of the densities as written plus proven tails (renyi method='ball')"
-BALL_CLOSED_ROUTE = "Arb ball by the closed form in Phi, a second Arb algorithm (renyi method='ball-closed')"
-QUAD_ROUTE = "mpmath tanh-sinh quadrature, an integrator outside Arb (renyi method='quadrature')"
-
-
 def arb_routes(check, A, B, alpha, params, coverage):
     """D_alpha(A || B) by the two Arb algorithms -- acb.integral of the densities as written plus
     proven tails, and the closed form in Phi -- compared with each other (equality within the sum

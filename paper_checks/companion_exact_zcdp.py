@@ -42,7 +42,10 @@ from countdp.mechanisms import epsilon_dp
 from countdp.numerics.montecarlo import mc_mean
 from countdp.numerics.tolerance import working_precision
 
+from figures import companion_exact_zcdp as plots
+
 TITLE = "Companion paper: exact zCDP of Laplace, discrete Laplace, k-RR, RAPPOR, bounded range"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 EPS_FULL = [0.01, 0.1, 0.5, 1, 2, 5, 10]
 EPS_QUICK = [0.1, 1, 5]
@@ -190,6 +193,33 @@ def laplace_sup_is_the_kl(cert):
                     "psi(y) - eps/2 at alpha = 1.5, 2, 10", kl, verdict_all(vds))
 
 
+def _laplace_kl_without_minus_one(ctx, eps):
+    e = ctx.convert(eps)
+    return e + ctx.exp(-e)
+
+
+def _laplace_kl_sign_flipped(ctx, eps):
+    e = ctx.convert(eps)
+    return e - ctx.expm1(-e)          # eps - e^-eps + 1
+
+
+def _mironov_over_alpha(ctx, alpha, eps):
+    a, e = ctx.convert(alpha), ctx.convert(eps)
+    d = 2 * a - 1
+    return ctx.log(a / d * ctx.exp((a - 1) * e) + (a - 1) / d * ctx.exp(-a * e)) / a
+
+
+FAULTS += [
+    fault("hm.laplace", "eps + e^-eps (the - 1 dropped)", "dropped term",
+          replace_body(formulas.laplace_kl, _laplace_kl_without_minus_one)),
+    fault("hm.laplace", "eps - e^-eps + 1 (signs of the last two terms flipped)", "sign",
+          replace_body(formulas.laplace_kl, _laplace_kl_sign_flipped)),
+    fault("hm.laplace", "Mironov's D_alpha divided by alpha instead of alpha - 1", "index",
+          replace_body(formulas.laplace_renyi, _mironov_over_alpha)),
+    fault("hm.laplace", "eps + e^-eps - 1 off by 0.1 %", "constant", scale(formulas.laplace_kl, "1.001")),
+]
+
+
 # ============================================================================================
 # hm.discrete_laplace
 # ============================================================================================
@@ -282,6 +312,41 @@ def discrete_laplace_sup_is_the_kl(cert):
         cert.record(f"discrete Laplace eps = {eps}: the KL formula matches the chord function",
                     f"eps - a(1 - e^-eps)/sinh(a) encloses (log G)'(1/4), Delta in {DELTAS} (the ball: Delta = 1)",
                     kl, verdict_all(vds))
+
+
+def _dlap_kl_cosh(ctx, eps, Delta):
+    e = ctx.convert(eps)
+    a = e / ctx.convert(Delta)
+    return e + a * ctx.expm1(-e) / ((ctx.exp(a) + ctx.exp(-a)) / 2)
+
+
+def _dlap_kl_sign(ctx, eps, Delta):
+    e = ctx.convert(eps)
+    a = e / ctx.convert(Delta)
+    return e - a * ctx.expm1(-e) / ((ctx.expm1(a) - ctx.expm1(-a)) / 2)
+
+
+def _dlap_kl_a_for_eps(ctx, eps, Delta):
+    e = ctx.convert(eps)
+    a = e / ctx.convert(Delta)
+    return e + a * ctx.expm1(-a) / ((ctx.expm1(a) - ctx.expm1(-a)) / 2)   # e^-a for e^-eps
+
+
+def _dlap_kl_delta_dropped(ctx, eps, Delta):
+    e = ctx.convert(eps)
+    return e + e * ctx.expm1(-e) / ((ctx.expm1(e) - ctx.expm1(-e)) / 2)   # a = eps, whatever Delta
+
+
+FAULTS += [
+    fault("hm.discrete_laplace", "cosh(a) for sinh(a) in the KL", "other",
+          replace_body(formulas.discrete_laplace_kl, _dlap_kl_cosh)),
+    fault("hm.discrete_laplace", "eps + a (1 - e^-eps)/sinh(a) (sign flipped)", "sign",
+          replace_body(formulas.discrete_laplace_kl, _dlap_kl_sign)),
+    fault("hm.discrete_laplace", "e^-a for e^-eps in the KL", "swapped arguments",
+          replace_body(formulas.discrete_laplace_kl, _dlap_kl_a_for_eps)),
+    fault("hm.discrete_laplace", "a = eps/Delta taken as eps (Delta dropped)", "factor",
+          replace_body(formulas.discrete_laplace_kl, _dlap_kl_delta_dropped)),
+]
 
 
 # ============================================================================================
@@ -377,6 +442,33 @@ def krr_sup_is_the_kl(cert):
                     f"eps(e^eps - 1)/(e^eps + k - 1) encloses (p - q) log(p/q) and (k-2)e^(-eps/2)/2 encloses "
                     f"(k-2) q/(2 sqrt(pq)), k = 2..{KRR_K_MAX} (the ball: the KL at k = {KRR_K_MAX})", kl,
                     verdict_all(vds))
+
+
+def _krr_true_prob_k(ctx, eps, k):
+    x = ctx.exp(ctx.convert(eps))
+    return x / (x + ctx.convert(k))
+
+
+def _krr_kl_k(ctx, eps, k):
+    e = ctx.convert(eps)
+    return e * ctx.expm1(e) / (ctx.exp(e) + ctx.convert(k))
+
+
+def _krr_kl_without_minus_one(ctx, eps, k):
+    e = ctx.convert(eps)
+    return e * ctx.exp(e) / (ctx.exp(e) + ctx.convert(k) - 1)
+
+
+FAULTS += [
+    fault("hm.krr", "P(true value) = e^eps/(e^eps + k) (k for k - 1)", "index",
+          replace_body(formulas.krr_true_prob, _krr_true_prob_k)),
+    fault("hm.krr", "KL eps (e^eps - 1)/(e^eps + k) (k for k - 1)", "index",
+          replace_body(formulas.krr_kl, _krr_kl_k)),
+    fault("hm.krr", "KL eps e^eps/(e^eps + k - 1) (the - 1 of e^eps - 1 dropped)", "dropped term",
+          replace_body(formulas.krr_kl, _krr_kl_without_minus_one)),
+    fault("hm.krr", "the claim's range stated as k <= 7", "inequality", set_attribute(__name__, "KRR_K_MAX", 7)),
+    fault("hm.krr", "the claim's range stated as k <= 5", "inequality", set_attribute(__name__, "KRR_K_MAX", 5)),
+]
 
 
 def _krr_certified(check, k, eps, r):
@@ -550,6 +642,40 @@ def rappor_sup_is_the_kl(cert):
                     f"product over all 2^{RAPPOR_K_QUICK[0]} patterns encloses 2 D_2^bin", rho, verdict_all(vds))
 
 
+def _rappor_rho_half_eps(ctx, eps):
+    e = ctx.convert(eps)
+    return e * -ctx.expm1(-e) / (1 + ctx.exp(-e))          # eps tanh(eps/2)
+
+
+def _rappor_rho_one_bit(ctx, eps):
+    e = ctx.convert(eps)
+    return e / 2 * -ctx.expm1(-e / 2) / (1 + ctx.exp(-e / 2))    # (eps/2) tanh(eps/4)
+
+
+def _rappor_rho_coth(ctx, eps):
+    e = ctx.convert(eps)
+    return e * (1 + ctx.exp(-e / 2)) / -ctx.expm1(-e / 2)    # (e^{eps/2}+1)/(e^{eps/2}-1)
+
+
+def _rappor_flip_full_eps(ctx, eps):
+    return 1 / (1 + ctx.exp(ctx.convert(eps)))
+
+
+FAULTS += [
+    fault("hm.rappor", "eps tanh(eps/2) for eps tanh(eps/4)", "factor",
+          replace_body(formulas.rappor_rho, _rappor_rho_half_eps)),
+    fault("hm.rappor", "(eps/2) tanh(eps/4): one bit's share only", "factor",
+          replace_body(formulas.rappor_rho, _rappor_rho_one_bit)),
+    fault("hm.rappor", "eps coth(eps/4): (e^{eps/2} + 1)/(e^{eps/2} - 1) for its inverse", "sign",
+          replace_body(formulas.rappor_rho, _rappor_rho_coth)),
+    fault("hm.rappor", "each bit flipped w.p. 1/(1 + e^eps) (the budget not split over two bits)", "factor",
+          replace_body(formulas.rappor_flip_prob, _rappor_flip_full_eps)),
+    uncatchable("hm.rappor", "each bit flipped w.p. e^{eps/2}/(1 + e^{eps/2}) (1 - f for f)", "sign",
+                "complementing every output bit is a bijection of the outputs (postprocessing both ways): the "
+                "pair's Renyi divergences, its rho and the sampler's privacy loss are unchanged"),
+]
+
+
 # ============================================================================================
 # hm.bounded_range
 # ============================================================================================
@@ -626,84 +752,6 @@ def bounded_range_worst_pair_is_tight_at_one(cert):
                     verdict_all(vds), reverse_kl=rev.kl)
 
 
-# ============================================================================================
-# Faults: plausible mistakes in transcribing the closed forms, each caught by its claim's check
-# ============================================================================================
-
-
-def _laplace_kl_without_minus_one(ctx, eps):
-    e = ctx.convert(eps)
-    return e + ctx.exp(-e)
-
-
-def _laplace_kl_sign_flipped(ctx, eps):
-    e = ctx.convert(eps)
-    return e - ctx.expm1(-e)          # eps - e^-eps + 1
-
-
-def _mironov_over_alpha(ctx, alpha, eps):
-    a, e = ctx.convert(alpha), ctx.convert(eps)
-    d = 2 * a - 1
-    return ctx.log(a / d * ctx.exp((a - 1) * e) + (a - 1) / d * ctx.exp(-a * e)) / a
-
-
-def _dlap_kl_cosh(ctx, eps, Delta):
-    e = ctx.convert(eps)
-    a = e / ctx.convert(Delta)
-    return e + a * ctx.expm1(-e) / ((ctx.exp(a) + ctx.exp(-a)) / 2)
-
-
-def _dlap_kl_sign(ctx, eps, Delta):
-    e = ctx.convert(eps)
-    a = e / ctx.convert(Delta)
-    return e - a * ctx.expm1(-e) / ((ctx.expm1(a) - ctx.expm1(-a)) / 2)
-
-
-def _dlap_kl_a_for_eps(ctx, eps, Delta):
-    e = ctx.convert(eps)
-    a = e / ctx.convert(Delta)
-    return e + a * ctx.expm1(-a) / ((ctx.expm1(a) - ctx.expm1(-a)) / 2)   # e^-a for e^-eps
-
-
-def _dlap_kl_delta_dropped(ctx, eps, Delta):
-    e = ctx.convert(eps)
-    return e + e * ctx.expm1(-e) / ((ctx.expm1(e) - ctx.expm1(-e)) / 2)   # a = eps, whatever Delta
-
-
-def _krr_true_prob_k(ctx, eps, k):
-    x = ctx.exp(ctx.convert(eps))
-    return x / (x + ctx.convert(k))
-
-
-def _krr_kl_k(ctx, eps, k):
-    e = ctx.convert(eps)
-    return e * ctx.expm1(e) / (ctx.exp(e) + ctx.convert(k))
-
-
-def _krr_kl_without_minus_one(ctx, eps, k):
-    e = ctx.convert(eps)
-    return e * ctx.exp(e) / (ctx.exp(e) + ctx.convert(k) - 1)
-
-
-def _rappor_rho_half_eps(ctx, eps):
-    e = ctx.convert(eps)
-    return e * -ctx.expm1(-e) / (1 + ctx.exp(-e))          # eps tanh(eps/2)
-
-
-def _rappor_rho_one_bit(ctx, eps):
-    e = ctx.convert(eps)
-    return e / 2 * -ctx.expm1(-e / 2) / (1 + ctx.exp(-e / 2))    # (eps/2) tanh(eps/4)
-
-
-def _rappor_rho_coth(ctx, eps):
-    e = ctx.convert(eps)
-    return e * (1 + ctx.exp(-e / 2)) / -ctx.expm1(-e / 2)    # (e^{eps/2}+1)/(e^{eps/2}-1)
-
-
-def _rappor_flip_full_eps(ctx, eps):
-    return 1 / (1 + ctx.exp(ctx.convert(eps)))
-
-
 def _bounded_range_half_eta(ctx, f, eta):
     return f(ctx, ctx.convert(eta) / 2)
 
@@ -725,41 +773,7 @@ def _bounded_range_plus_one(ctx, eta):
     return h / (ctx.exp(h) + 1) + ctx.log(ctx.expm1(h) / h) - 1
 
 
-FAULTS = [
-    fault("hm.laplace", "eps + e^-eps (the - 1 dropped)", "dropped term",
-          replace_body(formulas.laplace_kl, _laplace_kl_without_minus_one)),
-    fault("hm.laplace", "eps - e^-eps + 1 (signs of the last two terms flipped)", "sign",
-          replace_body(formulas.laplace_kl, _laplace_kl_sign_flipped)),
-    fault("hm.laplace", "Mironov's D_alpha divided by alpha instead of alpha - 1", "index",
-          replace_body(formulas.laplace_renyi, _mironov_over_alpha)),
-    fault("hm.laplace", "eps + e^-eps - 1 off by 0.1 %", "constant", scale(formulas.laplace_kl, "1.001")),
-    fault("hm.discrete_laplace", "cosh(a) for sinh(a) in the KL", "other",
-          replace_body(formulas.discrete_laplace_kl, _dlap_kl_cosh)),
-    fault("hm.discrete_laplace", "eps + a (1 - e^-eps)/sinh(a) (sign flipped)", "sign",
-          replace_body(formulas.discrete_laplace_kl, _dlap_kl_sign)),
-    fault("hm.discrete_laplace", "e^-a for e^-eps in the KL", "swapped arguments",
-          replace_body(formulas.discrete_laplace_kl, _dlap_kl_a_for_eps)),
-    fault("hm.discrete_laplace", "a = eps/Delta taken as eps (Delta dropped)", "factor",
-          replace_body(formulas.discrete_laplace_kl, _dlap_kl_delta_dropped)),
-    fault("hm.krr", "P(true value) = e^eps/(e^eps + k) (k for k - 1)", "index",
-          replace_body(formulas.krr_true_prob, _krr_true_prob_k)),
-    fault("hm.krr", "KL eps (e^eps - 1)/(e^eps + k) (k for k - 1)", "index",
-          replace_body(formulas.krr_kl, _krr_kl_k)),
-    fault("hm.krr", "KL eps e^eps/(e^eps + k - 1) (the - 1 of e^eps - 1 dropped)", "dropped term",
-          replace_body(formulas.krr_kl, _krr_kl_without_minus_one)),
-    fault("hm.krr", "the claim's range stated as k <= 7", "inequality", set_attribute(__name__, "KRR_K_MAX", 7)),
-    fault("hm.krr", "the claim's range stated as k <= 5", "inequality", set_attribute(__name__, "KRR_K_MAX", 5)),
-    fault("hm.rappor", "eps tanh(eps/2) for eps tanh(eps/4)", "factor",
-          replace_body(formulas.rappor_rho, _rappor_rho_half_eps)),
-    fault("hm.rappor", "(eps/2) tanh(eps/4): one bit's share only", "factor",
-          replace_body(formulas.rappor_rho, _rappor_rho_one_bit)),
-    fault("hm.rappor", "eps coth(eps/4): (e^{eps/2} + 1)/(e^{eps/2} - 1) for its inverse", "sign",
-          replace_body(formulas.rappor_rho, _rappor_rho_coth)),
-    fault("hm.rappor", "each bit flipped w.p. 1/(1 + e^eps) (the budget not split over two bits)", "factor",
-          replace_body(formulas.rappor_flip_prob, _rappor_flip_full_eps)),
-    uncatchable("hm.rappor", "each bit flipped w.p. e^{eps/2}/(1 + e^{eps/2}) (1 - f for f)", "sign",
-                "complementing every output bit is a bijection of the outputs (postprocessing both ways): the "
-                "pair's Renyi divergences, its rho and the sampler's privacy loss are unchanged"),
+FAULTS += [
     fault("hm.bounded_range", "eta/2 for eta in the closed form", "factor",
           wrap_body(formulas.bounded_range_rho, _bounded_range_half_eta, "bounded_range_rho(eta/2)")),
     fault("hm.bounded_range", "the - 1 dropped", "dropped term",
@@ -771,70 +785,9 @@ FAULTS = [
 ]
 
 
-# ============================================================================================
-# Figures
-# ============================================================================================
-
-
 def figures(settings):
-    from countdp.harness.plotting import new_figure, save
-
-    eps = np.logspace(-2, 1, 10 if settings.quick else 16)
-    rows = {
-        "Laplace": [float(tight_rho(epsilon_dp.laplace_pair(e)).value) for e in eps],
-        r"discrete Laplace, $\Delta = 3$": [float(tight_rho(epsilon_dp.discrete_laplace_loss_classes(e, 3)).value)
-                                             for e in eps],
-        "4-RR": [float(tight_rho(epsilon_dp.krr_pair(e, 4)).value) for e in eps],
-        "RAPPOR ($k = 4$)": [float(tight_rho(epsilon_dp.rappor_pair(e, 4)).value) for e in eps],
-        r"$\eta$-bounded range, $\eta = \varepsilon$": [
-            float(tight_rho(epsilon_dp.worst_bounded_range_pair(e).pair).value) for e in eps],
-    }
-    # left: rho* itself; right: rho* / (eps^2/2), where curves that coincide on the left separate
-    fig, (ax, bx) = new_figure(2, 1, size=(10.5, 4.3))
-    for (name, ys), mk in zip(rows.items(), "osD^v"):
-        ax.loglog(eps, ys, mk + "-", ms=3.5, lw=1, label=name)
-        bx.semilogx(eps, np.array(ys) / (eps ** 2 / 2), mk + "-", ms=3.5, lw=1, label=name)
-    refs = [(eps ** 2 / 2, "k--", r"$\varepsilon^2/2$"),
-            (eps * np.tanh(eps / 2), "k:", r"$\varepsilon \tanh(\varepsilon/2)$"),
-            (eps ** 2 / 8, "k-.", r"$\varepsilon^2/8$")]
-    for y, st, name in refs:
-        ax.loglog(eps, y, st, lw=0.9, label=name)
-        bx.semilogx(eps, y / (eps ** 2 / 2), st, lw=0.9)
-    ax.set_xlabel(r"$\varepsilon$ ($\eta$ for bounded range)")
-    ax.set_ylabel(r"tight $\rho^*$ (the sup-over-$\alpha$ engine)")
-    ax.set_title(r"Tight zCDP parameter $\rho^*$ of $\varepsilon$-DP mechanisms")
-    ax.legend(fontsize=8)
-    bx.set_xlabel(r"$\varepsilon$ ($\eta$ for bounded range)")
-    bx.set_ylabel(r"$\rho^* \,/\, (\varepsilon^2/2)$")
-    bx.set_title(r"relative to $\varepsilon^2/2$")
-    for a in (ax, bx):
-        a.grid(True, which="major", alpha=0.3)
-    paths = [save(fig, settings.figures_dir, "companion_rho_vs_eps",
-                  claims=("hm.laplace", "hm.discrete_laplace", "hm.krr", "hm.rappor", "hm.bounded_range"),
-                  caption="the tight zCDP parameter of five eps-DP mechanisms against eps, and "
-                          "relative to eps^2/2")]
-
-    fig, ax = new_figure()
-    for k, style in ((6, "-"), (8, "--")):
-        for e, col in ((0.1, "C0"), (0.5, "C1")):
-            r = tight_rho(epsilon_dp.krr_pair(e, k))
-            a, f = r.curve()
-            kl = float(r.kl_max)
-            ax.semilogx(a - 1, f / kl, style, color=col, lw=1.2, label=rf"$k = {k}$, $\varepsilon = {e}$")
-            if not r.attained_at_one:
-                ax.plot([r.alpha - 1], [float(r.value) / kl], "o", color=col, ms=4)
-    ax.axhline(1.0, color="k", lw=0.6)
-    ax.set_xlabel(r"$\alpha - 1$")
-    ax.set_ylabel(r"$(D_\alpha / \alpha) \,/\, \mathrm{KL}$")
-    ax.set_title(r"$k$-RR: $D_\alpha/\alpha$ relative to the KL (dots: a finite maximiser)")
-    ax.set_xlim(1e-3, 1e3)
-    ax.set_ylim(0.9, 1.06)
-    ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower left")
-    paths.append(save(fig, settings.figures_dir, "krr_renyi_curve", claims=("hm.krr",),
-                      caption="for k = 8 the sup over alpha of D_alpha/alpha leaves alpha -> 1 "
-                              "(above the KL), for k = 6 it does not"))
-    return paths
+    """This script's figures (made by figures/companion_exact_zcdp.py)."""
+    return plots.make(settings)
 
 
 if __name__ == "__main__":

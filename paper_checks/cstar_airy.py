@@ -48,7 +48,10 @@ from countdp.numerics.montecarlo import mc_mean
 from countdp.numerics.sequences import richardson
 from countdp.numerics.tolerance import working_precision
 
+from figures import cstar_airy as plots
+
 TITLE = "Beyond the paper: the Airy log-mechanism, C* <= 8|a1'|^3/27 < 1/pi"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 # ---- grids ----------------------------------------------------------------------------------
 U_QUICK = ["1e-4", "1e-2", "0.3", "1", "3", "10", "100", "1000"]
@@ -193,6 +196,46 @@ def airy_constant_below_one_over_pi(cert):
                     "(balls separate)", constant, decide_lt(constant, 1 / flint.arb.pi()))
 
 
+def _first_zero_of_ai(ctx):
+    """a1 ~ -2.3381, the first zero of Ai: the mistake of taking Ai's zero for Ai''s."""
+    if ctx.name == "ball":
+        return flint.arb.airy_ai_zero(1)
+    if ctx.name == "fp":
+        return float(special.ai_zeros(1)[0][0])
+    return mpmath.airyaizero(1)
+
+
+def _abs_a1p(ctx, a1p):
+    return abs(formulas.airy_prime_zero(ctx) if a1p is None else ctx.convert(a1p))
+
+
+def _limit_constant_squared(ctx, a1p=None):
+    a = _abs_a1p(ctx, a1p)
+    return 8 * a * a / 27                                    # |a1'|^2 for |a1'|^3
+
+
+def _second_moment_without_first_term(ctx, a1p=None):
+    a = _abs_a1p(ctx, a1p)
+    return 8 * a * a / 15                                    # 1/(5|a1'|) dropped
+
+
+FAULTS += [
+    fault("cstar.airy.constants", "8|a1'|^3/9 for 8|a1'|^3/27", "factor", scale(formulas.airy_limit_constant, 3)),
+    fault("cstar.airy.constants", "8|a1'|^2/27 for 8|a1'|^3/27", "exponent",
+          replace_body(formulas.airy_limit_constant, _limit_constant_squared)),
+    fault("cstar.airy.constants", "a1 (first zero of Ai) for a1' (first zero of Ai')", "constant",
+          replace_body(formulas.airy_prime_zero, _first_zero_of_ai)),
+    fault("cstar.airy.constants", "Fisher information I = 4|a1'|/3 off by 1 %", "constant",
+          scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.constants", "mean absolute value m = 2|a1'|/3 off by 1 %", "constant",
+          scale(formulas.airy_mean_abs, "1.01")),
+    fault("cstar.airy.constants", "Z = |a1'| Ai(a1')^2 (the 2 of the two half-lines dropped)", "factor",
+          scale(formulas.airy_normaliser, "0.5")),
+    fault("cstar.airy.constants", "E X^2 = 8 a1'^2/15 (the term 1/(5|a1'|) dropped)", "dropped term",
+          replace_body(formulas.airy_second_moment, _second_moment_without_first_term)),
+]
+
+
 # =============================================================================================
 # sub-Gaussian score
 # =============================================================================================
@@ -274,6 +317,29 @@ def score_is_strictly_subgaussian(cert):
                         "I u^2/2 (the ball: the upper end)", hi, vd, lower=lo, bound=bound)
 
 
+def _cgf_bound_linear(ctx, u, a1p=None):
+    return formulas.airy_fisher(ctx, a1p) * ctx.convert(u) / 2      # I u/2 for I u^2/2
+
+
+def _moment_bound_next_odd(ctx, k, a1p=None):
+    odd = ctx.convert(1)
+    for j in range(1, int(k) + 1):
+        odd = odd * (2 * j + 1)                              # (2k+1)!! for (2k-1)!!
+    return odd * formulas.airy_fisher(ctx, a1p) ** int(k)
+
+
+FAULTS += [
+    fault("cstar.airy.subgaussian", "K_s(u) <= I u^2/4 (I/4 for I/2)", "factor",
+          scale(formulas.airy_score_cgf_bound, "0.5")),
+    fault("cstar.airy.subgaussian", "K_s(u) <= I u/2 (u for u^2)", "exponent",
+          replace_body(formulas.airy_score_cgf_bound, _cgf_bound_linear)),
+    fault("cstar.airy.subgaussian", "Fisher information I off by 1 % (a weaker bound)", "constant",
+          scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.subgaussian", "Gaussian score moments (2k+1)!! I^k for (2k-1)!! I^k", "index",
+          replace_body(formulas.airy_score_moment_bound, _moment_bound_next_odd)),
+]
+
+
 def _bound_tight_at_zero(check, chk):
     """The bound is the score CGF's leading term: its constant I/2 equals the quadrature Fisher
     information over 2, and K_s(u)/u^2 = I/2 + kappa_4 u^2/24 + O(u^4) meets it at the smallest u
@@ -352,6 +418,19 @@ def utility(check):
                 + ", ".join(fmt(t, 12) for t, _ in tight) + " (the bound is attained up to the clipped atom)")
 
 
+FAULTS += [
+    fault("cstar.airy.utility", "utility bound r0 n (c dropped from r0 (n+c)/(1+c))", "shift dropped",
+          replace_body(formulas.error_bound, lambda ctx, n, r0, c: ctx.convert(r0) * ctx.convert(n))),
+    fault("cstar.airy.utility", "utility bound r0 (n-1+c)/(1+c)", "index",
+          offset_argument(formulas.error_bound, "n", -1)),
+    fault("cstar.airy.utility", "utility bound 1 % weaker", "constant", scale(formulas.error_bound, "1.01")),
+    fault("cstar.airy.utility", "drift t = +b q (the tilted-median condition with the wrong sign)", "sign",
+          replace_body(formulas.airy_drift, lambda ctx, b, q: ctx.convert(b) * ctx.convert(q))),
+    fault("cstar.airy.utility", "target r n for r max(n, 1)", "other",
+          replace_body(formulas.target, lambda ctx, n, r: ctx.convert(r) * ctx.convert(n))),
+]
+
+
 def _calibration_cases(check, mech: AiryLogMechanism, p0: dict):
     """The drift by Newton on its derivative against t = -b q, and the minimal error against
     r0/(1+c); returns the error at drift 0 (for the control)."""
@@ -425,6 +504,20 @@ def budget(check):
     check.slack(f"largest (D_alpha/alpha - KL)/KL over all scanned orders and shifts: {worst_excess:.3e} "
                 "(negative: every order below the KL end); n^2 v(n) extrapolations agree with I_X/(2 b^2) to "
                 + ", ".join(fmt(abs(e - lim) / lim, 3) for e, lim in limits))
+
+
+def _n2v_limit_over_b(ctx, b, a1p=None):
+    return formulas.airy_fisher(ctx, a1p) / (2 * ctx.convert(b))   # I/(2b) for I/(2b^2)
+
+
+FAULTS += [
+    fault("cstar.airy.budget", "log gap log((n+c)/(n+c-1)) read as log((n+1+c)/(n+c)) (n+c for n-1+c)", "index",
+          offset_argument(formulas.log_gap, "n", 1)),
+    fault("cstar.airy.budget", "n^2 v(n) -> I/b^2 (the 1/2 dropped)", "factor", scale(formulas.airy_n2v_limit, 2)),
+    fault("cstar.airy.budget", "n^2 v(n) -> I/(2b) (b for b^2)", "exponent",
+          replace_body(formulas.airy_n2v_limit, _n2v_limit_over_b)),
+    fault("cstar.airy.budget", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
+]
 
 
 def _scan_cases(check):
@@ -592,6 +685,17 @@ def limit(check):
         + f"; gap to 1/pi: {fmt(1 / mpmath.pi - target, 6)}")
 
 
+FAULTS += [
+    fault("cstar.airy.limit", "8|a1'|^3/9 for 8|a1'|^3/27", "factor", scale(formulas.airy_limit_constant, 3)),
+    fault("cstar.airy.limit", "8|a1'|^2/27 for 8|a1'|^3/27", "exponent",
+          replace_body(formulas.airy_limit_constant, _limit_constant_squared)),
+    fault("cstar.airy.limit", "a1 (first zero of Ai) for a1' (first zero of Ai')", "constant",
+          replace_body(formulas.airy_prime_zero, _first_zero_of_ai)),
+    fault("cstar.airy.limit", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.limit", "8|a1'|^3/27 off by 0.1 %", "constant", scale(formulas.airy_limit_constant, "1.001")),
+]
+
+
 def _scan_limit_case(check, mech: AiryLogMechanism, r, r0, cc, L):
     """r^2 n^2 v(n) from the engine's scan at n = ceil(10^j/b), Richardson in 1/n, against L."""
     b = mech.mp_b()
@@ -714,6 +818,17 @@ def vs_gaussian(check):
                 f"(bar {fmt(tol, 3)}); gap to 1 is {fmt(1 - target, 5)}")
 
 
+FAULTS += [
+    fault("cstar.airy.vs_gaussian", "8 |a1'|^3/27 for 8 pi |a1'|^3/27 (pi dropped)", "factor",
+          replace_body(formulas.airy_gaussian_limit_ratio,
+                       lambda ctx, a1p=None: formulas.airy_limit_constant(ctx, a1p))),
+    fault("cstar.airy.vs_gaussian", "8 e |a1'|^3/27 for 8 pi |a1'|^3/27", "pi vs e",
+          replace_body(formulas.airy_gaussian_limit_ratio,
+                       lambda ctx, a1p=None: ctx.e * formulas.airy_limit_constant(ctx, a1p))),
+    fault("cstar.airy.vs_gaussian", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.vs_gaussian", "8 pi |a1'|^3/27 off by 0.1 %", "constant",
+          scale(formulas.airy_gaussian_limit_ratio, "1.001")),
+]
 def _budget_ratio_cases(check) -> tuple[list[dict], tuple]:
     """v_Airy/v_Gauss at the largest n against the limit ratio, and the sup at alpha -> 1 for every
     Airy budget evaluated, over the (r, r0/r, c) grid; returns the table rows and the range of
@@ -741,239 +856,9 @@ def _budget_ratio_cases(check) -> tuple[list[dict], tuple]:
     return table, shifts
 
 
-# =============================================================================================
-# faults: plausible mistakes in transcribing the research note's formulas
-# =============================================================================================
-
-
-def _first_zero_of_ai(ctx):
-    """a1 ~ -2.3381, the first zero of Ai: the mistake of taking Ai's zero for Ai''s."""
-    if ctx.name == "ball":
-        return flint.arb.airy_ai_zero(1)
-    if ctx.name == "fp":
-        return float(special.ai_zeros(1)[0][0])
-    return mpmath.airyaizero(1)
-
-
-def _abs_a1p(ctx, a1p):
-    return abs(formulas.airy_prime_zero(ctx) if a1p is None else ctx.convert(a1p))
-
-
-def _limit_constant_squared(ctx, a1p=None):
-    a = _abs_a1p(ctx, a1p)
-    return 8 * a * a / 27                                    # |a1'|^2 for |a1'|^3
-
-
-def _second_moment_without_first_term(ctx, a1p=None):
-    a = _abs_a1p(ctx, a1p)
-    return 8 * a * a / 15                                    # 1/(5|a1'|) dropped
-
-
-def _cgf_bound_linear(ctx, u, a1p=None):
-    return formulas.airy_fisher(ctx, a1p) * ctx.convert(u) / 2      # I u/2 for I u^2/2
-
-
-def _moment_bound_next_odd(ctx, k, a1p=None):
-    odd = ctx.convert(1)
-    for j in range(1, int(k) + 1):
-        odd = odd * (2 * j + 1)                              # (2k+1)!! for (2k-1)!!
-    return odd * formulas.airy_fisher(ctx, a1p) ** int(k)
-
-
-def _n2v_limit_over_b(ctx, b, a1p=None):
-    return formulas.airy_fisher(ctx, a1p) / (2 * ctx.convert(b))   # I/(2b) for I/(2b^2)
-
-
-FAULTS = [
-    fault("cstar.airy.constants", "8|a1'|^3/9 for 8|a1'|^3/27", "factor", scale(formulas.airy_limit_constant, 3)),
-    fault("cstar.airy.constants", "8|a1'|^2/27 for 8|a1'|^3/27", "exponent",
-          replace_body(formulas.airy_limit_constant, _limit_constant_squared)),
-    fault("cstar.airy.constants", "a1 (first zero of Ai) for a1' (first zero of Ai')", "constant",
-          replace_body(formulas.airy_prime_zero, _first_zero_of_ai)),
-    fault("cstar.airy.constants", "Fisher information I = 4|a1'|/3 off by 1 %", "constant",
-          scale(formulas.airy_fisher, "1.01")),
-    fault("cstar.airy.constants", "mean absolute value m = 2|a1'|/3 off by 1 %", "constant",
-          scale(formulas.airy_mean_abs, "1.01")),
-    fault("cstar.airy.constants", "Z = |a1'| Ai(a1')^2 (the 2 of the two half-lines dropped)", "factor",
-          scale(formulas.airy_normaliser, "0.5")),
-    fault("cstar.airy.constants", "E X^2 = 8 a1'^2/15 (the term 1/(5|a1'|) dropped)", "dropped term",
-          replace_body(formulas.airy_second_moment, _second_moment_without_first_term)),
-    fault("cstar.airy.subgaussian", "K_s(u) <= I u^2/4 (I/4 for I/2)", "factor",
-          scale(formulas.airy_score_cgf_bound, "0.5")),
-    fault("cstar.airy.subgaussian", "K_s(u) <= I u/2 (u for u^2)", "exponent",
-          replace_body(formulas.airy_score_cgf_bound, _cgf_bound_linear)),
-    fault("cstar.airy.subgaussian", "Fisher information I off by 1 % (a weaker bound)", "constant",
-          scale(formulas.airy_fisher, "1.01")),
-    fault("cstar.airy.subgaussian", "Gaussian score moments (2k+1)!! I^k for (2k-1)!! I^k", "index",
-          replace_body(formulas.airy_score_moment_bound, _moment_bound_next_odd)),
-    fault("cstar.airy.utility", "utility bound r0 n (c dropped from r0 (n+c)/(1+c))", "shift dropped",
-          replace_body(formulas.error_bound, lambda ctx, n, r0, c: ctx.convert(r0) * ctx.convert(n))),
-    fault("cstar.airy.utility", "utility bound r0 (n-1+c)/(1+c)", "index",
-          offset_argument(formulas.error_bound, "n", -1)),
-    fault("cstar.airy.utility", "utility bound 1 % weaker", "constant", scale(formulas.error_bound, "1.01")),
-    fault("cstar.airy.utility", "drift t = +b q (the tilted-median condition with the wrong sign)", "sign",
-          replace_body(formulas.airy_drift, lambda ctx, b, q: ctx.convert(b) * ctx.convert(q))),
-    fault("cstar.airy.utility", "target r n for r max(n, 1)", "other",
-          replace_body(formulas.target, lambda ctx, n, r: ctx.convert(r) * ctx.convert(n))),
-    fault("cstar.airy.budget", "log gap log((n+c)/(n+c-1)) read as log((n+1+c)/(n+c)) (n+c for n-1+c)", "index",
-          offset_argument(formulas.log_gap, "n", 1)),
-    fault("cstar.airy.budget", "n^2 v(n) -> I/b^2 (the 1/2 dropped)", "factor", scale(formulas.airy_n2v_limit, 2)),
-    fault("cstar.airy.budget", "n^2 v(n) -> I/(2b) (b for b^2)", "exponent",
-          replace_body(formulas.airy_n2v_limit, _n2v_limit_over_b)),
-    fault("cstar.airy.budget", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
-    fault("cstar.airy.limit", "8|a1'|^3/9 for 8|a1'|^3/27", "factor", scale(formulas.airy_limit_constant, 3)),
-    fault("cstar.airy.limit", "8|a1'|^2/27 for 8|a1'|^3/27", "exponent",
-          replace_body(formulas.airy_limit_constant, _limit_constant_squared)),
-    fault("cstar.airy.limit", "a1 (first zero of Ai) for a1' (first zero of Ai')", "constant",
-          replace_body(formulas.airy_prime_zero, _first_zero_of_ai)),
-    fault("cstar.airy.limit", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
-    fault("cstar.airy.limit", "8|a1'|^3/27 off by 0.1 %", "constant", scale(formulas.airy_limit_constant, "1.001")),
-    fault("cstar.airy.vs_gaussian", "8 |a1'|^3/27 for 8 pi |a1'|^3/27 (pi dropped)", "factor",
-          replace_body(formulas.airy_gaussian_limit_ratio,
-                       lambda ctx, a1p=None: formulas.airy_limit_constant(ctx, a1p))),
-    fault("cstar.airy.vs_gaussian", "8 e |a1'|^3/27 for 8 pi |a1'|^3/27", "pi vs e",
-          replace_body(formulas.airy_gaussian_limit_ratio,
-                       lambda ctx, a1p=None: ctx.e * formulas.airy_limit_constant(ctx, a1p))),
-    fault("cstar.airy.vs_gaussian", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
-    fault("cstar.airy.vs_gaussian", "8 pi |a1'|^3/27 off by 0.1 %", "constant",
-          scale(formulas.airy_gaussian_limit_ratio, "1.001")),
-]
-
-
-# =============================================================================================
-# figures
-# =============================================================================================
-
-
 def figures(settings):
-    """cstar_laws, cstar_score_cgf, cstar_budget_vs_n, cstar_bracket."""
-    from countdp.harness.plotting import new_figure, save
-
-    C = airy.float_constants()
-    s = float(formulas.equal_mean_abs_gaussian_sd.fp())
-    const = float(C.m2I_half)
-    figs = [("cstar_laws", _laws_figure(new_figure, C, s), ("cstar.airy.constants",),
-             "the standard Airy law against the Gaussian with the same E|X|: sharper peak, heavier "
-             "tails, smaller Fisher information"),
-            ("cstar_score_cgf", _score_cgf_figure(new_figure, C, s), ("cstar.airy.subgaussian",),
-             "the score CGF of the Airy law over u^2 stays below I/2: its score is sub-Gaussian")]
-    with mpmath.workdps(settings.dps):
-        figs.append(("cstar_budget_vs_n", _budget_figure(new_figure, const),
-                     ("cstar.airy.budget", "cstar.airy.limit", "cstar.airy.vs_gaussian"),
-                     "r^2 n^2 v(n) of the Airy and the Gaussian mechanisms tending to 8|a1'|^3/27 "
-                     "and 1/pi, and the ratio of their budgets"))
-    figs.append(("cstar_bracket", _bracket_figure(new_figure, const), ("cstar.airy.constants", "eq32"),
-                 "the bracket of C*: the paper's [pi/(4e^2), 1/pi] and the Airy mechanism's upper "
-                 "end 8|a1'|^3/27"))
-    return [save(fig, settings.figures_dir, name, claims=claims, caption=caption)
-            for name, fig, claims, caption in figs]
-
-
-def _laws_figure(new_figure, C, s):
-    m, I = float(C.mean_abs), float(C.fisher)
-    x = np.linspace(-4, 4, 801)
-    gauss = np.exp(-x ** 2 / (2 * s * s)) / (s * math.sqrt(2 * math.pi))
-    fig, (a1, a2) = new_figure(2, 1, size=(9.0, 3.8))
-    a1.plot(x, airy.pdf(x), label=r"Airy: $\mathrm{Ai}(|x| + a_1')^2 / Z$")
-    a1.plot(x, gauss, "--", label=f"Gaussian, sd {s:.4f}")
-    a1.set_title(rf"densities with equal $\mathrm{{E}}|X| = {m:.4f}$")
-    a1.set_xlabel("$x$")
-    a1.legend(loc="upper left", fontsize=8)
-    a2.semilogy(x, airy.pdf(x), label=rf"Airy: $I = 4|a_1'|/3 = {I:.4f}$")
-    a2.semilogy(x, gauss, "--", label=rf"Gaussian: $I = 2/(\pi m^2) = {1 / s ** 2:.4f}$")
-    a2.set_title(r"log scale: sharper peak, heavier tails $e^{-\frac{4}{3}|x|^{3/2}}$")
-    a2.set_xlabel("$x$")
-    a2.legend(loc="lower center", fontsize=8)
-    return fig
-
-
-def _score_cgf_figure(new_figure, C, s):
-    I = float(C.fisher)
-    us = np.logspace(-3, 3, 91)
-    K = np.array([airy.score_cgf_float(float(u)).value for u in us]) / us ** 2
-    fig, ax = new_figure()
-    ax.semilogx(us, K, label=r"Airy: $K_s(u)/u^2$")
-    ax.axhline(I / 2, color="C0", ls=":", label=rf"Airy $I/2 = {I / 2:.4f}$")
-    ax.axhline(1 / (2 * s * s), color="C1", ls="--",
-               label=rf"Gaussian with equal $\mathrm{{E}}|X|$: $K_s(u)/u^2 = I/2 = {1 / (2 * s * s):.4f}$")
-    ax.set_xlabel("$u$")
-    ax.set_ylabel(r"$K_s(u) / u^2$")
-    ax.set_title("score CGF: the Airy score is strictly sub-Gaussian (checked on a grid)")
-    ax.legend(loc="lower left", fontsize=8)
-    return fig
-
-
-def _budget_figure(new_figure, const):
-    from matplotlib.lines import Line2D
-
-    fig, (ax, bx) = new_figure(2, 1, size=(11.0, 4.6))
-    # a zoom on the limits, where 1/pi and 8|a1'|^3/27 (1.6 % apart) can be told apart
-    zoom = ax.inset_axes([0.36, 0.05, 0.6, 0.25])
-    for k, r in enumerate((0.1, 0.01, 0.001)):
-        r_ = mpmath.mpf(r)
-        A = AiryLogMechanism(r_ * (1 - r_), r_, r=r_)
-        G = ShiftedLogGaussian(r_ * (1 - r_), r_, r=r_)
-        nmax = int(10 ** (math.log10(1 / r) + 5))
-        ns = np.unique(np.round(np.logspace(0, math.log10(nmax), 40)).astype(np.int64))
-        va = np.array([A.v(int(n)) for n in ns])
-        vg = np.array([G.v(int(n)) for n in ns])
-        ax.loglog(ns, r * r * ns ** 2.0 * va, color=f"C{k}")
-        ax.loglog(ns, r * r * ns ** 2.0 * vg, "--", color=f"C{k}")
-        zoom.semilogx(ns, r * r * ns ** 2.0 * va, color=f"C{k}", lw=1)
-        zoom.semilogx(ns, r * r * ns ** 2.0 * vg, "--", color=f"C{k}", lw=1)
-        bx.semilogx(ns, va / vg, color=f"C{k}", label=f"$r = {r}$, $r_0 = r(1-r)$, $c = r$")
-    r_ = mpmath.mpf("0.5")
-    cmp_ = compare_with_gaussian(r_ * mpmath.mpf("0.9"), mpmath.mpf("0.1"), r_,
-                                 np.unique(np.round(np.logspace(0, 5, 30)).astype(int)).tolist())
-    ns = sorted(cmp_.ratios)
-    bx.semilogx(ns, [cmp_.ratios[n] for n in ns], color="C3",
-                label=f"$r = 0.5$, $r_0 = 0.45$, $c = 0.1$ (Gaussian smaller from $n = {cmp_.gauss_wins_from}$)")
-    # the reference levels go into the legend (1/pi and 8|a1'|^3/27 are 1.6 % apart: text labels collide)
-    refs = [(1 / math.pi, r"$1/\pi$ (paper's upper bound)", ":"),
-            (const, r"$8|a_1'|^3/27$ (Airy)", "-."),
-            (math.pi / (4 * math.e ** 2), r"$\pi/(4e^2)$ (lower bound on $C^*$)", "-")]
-    for val, _, st in refs:
-        ax.axhline(val, color="k", ls=st, lw=0.8)
-        zoom.axhline(val, color="k", ls=st, lw=0.8)
-    zoom.set_xlim(1e2, 1.5e8)
-    zoom.set_ylim(0.305, 0.335)
-    zoom.tick_params(labelsize=7)
-    zoom.set_xticklabels([], minor=True)
-    zoom.tick_params(axis="x", labelbottom=False)
-    zoom.set_title(r"zoom on the limits, $n = 10^2 \ldots 10^8$", fontsize=7, pad=2)
-    handles = [Line2D([], [], color=f"C{k}", lw=2, label=f"$r = {r}$") for k, r in enumerate((0.1, 0.01, 0.001))]
-    handles += [Line2D([], [], color="0.3", lw=1.5, label="Airy"),
-                Line2D([], [], color="0.3", lw=1.5, ls="--", label="Gaussian (this paper)")]
-    handles += [Line2D([], [], color="k", lw=0.8, ls=st, label=name) for _, name, st in refs]
-    ax.legend(handles=handles, fontsize=7.5, ncol=2, loc="upper right")
-    ax.set_xlabel("$n$")
-    ax.set_ylabel(r"$r^2 n^2 v(n)$")
-    ax.set_ylim(0.004, 30)
-    ax.set_title(r"$r^2 n^2 v(n)$ with $r_0 = r(1-r)$, $c = r$")
-    bx.axhline(1.0, color="k", lw=0.8)
-    bx.axhline(math.pi * const, color="k", ls="-.", lw=0.8,
-               label=rf"$8\pi|a_1'|^3/27 = {math.pi * const:.5f}$ (large-$n$ limit)")
-    bx.set_ylim(0, 1.12)
-    bx.set_xlabel("$n$")
-    bx.set_ylabel(r"$v_{\mathrm{Airy}}(n) \;/\; v_{\mathrm{Gauss}}(n)$")
-    bx.set_title("ratio of the budgets (below 1: the Airy mechanism spends less)")
-    bx.legend(fontsize=7.5, loc="lower right")
-    return fig
-
-
-def _bracket_figure(new_figure, const):
-    fig, ax = new_figure(size=(6.4, 2.6))
-    lo = math.pi / (4 * math.e ** 2)
-    for y, hi, name, col in ((1.0, 1 / math.pi, "paper (eq 32)", "C1"), (0.0, const, "with the Airy mechanism", "C0")):
-        ax.plot([lo, hi], [y, y], color=col, lw=6, solid_capstyle="butt")
-        ax.text(lo, y + 0.25, f"{name}: [{lo:.5f}, {hi:.5f}]", fontsize=8)
-    ax.axvline(1 / math.pi, color="C1", ls=":", lw=0.8)
-    ax.axvline(const, color="C0", ls=":", lw=0.8)
-    ax.set_ylim(-0.6, 1.8)
-    ax.set_yticks([])
-    ax.set_xlabel("$C^*$")
-    ax.set_title(r"bracket of the small-error coefficient $C^*$ (upper end 1.57 % lower)")
-    return fig
+    """This script's figures (made by figures/cstar_airy.py)."""
+    return plots.make(settings, compare_with_gaussian)
 
 
 if __name__ == "__main__":

@@ -30,10 +30,12 @@ from countdp.mechanisms.constant_release import DataIndependentRelease
 from countdp.numerics.estimate import Z_BAR
 from countdp.numerics.montecarlo import mc_mean
 
+from _common import PREC
+
 TITLE = "Section 2: the zero-count boundary (Propositions 2.2 and 2.3)"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 MECH = dict(r0=0.25, c=1.0, r=0.5)  # a shifted log-Gaussian mechanism, as a source of real laws
-PREC = 53                           # Arb precision of the certificates (closed forms at PREC + 64)
 LITERAL_RELATION = "<"              # eq (1) asks E|xhat - x| < r x: strict
 NEGATION = {"<": ">=", "<=": ">"}   # "the law fails eq (1)"
 RELEASE_VALUE = Fraction(1, 2)      # Proposition 2.3's data-independent release
@@ -127,6 +129,28 @@ def literal_target_at_zero(check):
                       lhs=e.value, relation=">=", rhs=formulas.target.exact(0, r), tol=e.error)
     check.slack(f"smallest E|X| among the laws tried: {fmt(worst)} (delta_0); the literal target is 0, "
                 f"so no law has room below it, and delta_0 meets it with equality (the claim is tight)")
+
+
+def _literal_target_as_repaired(ctx, n, r):
+    """eq (2)'s r max(n, 1) written where eq (1)'s r n belongs."""
+    return ctx.convert(r) * ctx.maximum(ctx.convert(n), 1)
+
+
+_AT_ZERO = ("eq (1)'s target r n vanishes at n = 0, the only count the claim speaks of, whatever its factor, "
+            "sign or power; the claim 'E|X| < 0 is impossible' is then the same true statement")
+
+
+FAULTS += [
+    fault("prop2.2a", "eq (2)'s r max(n, 1) for eq (1)'s r n", "other",
+          replace_body(formulas.literal_target, _literal_target_as_repaired)),
+    fault("prop2.2a", "r (n + 1) for r n", "index", offset_argument(formulas.literal_target, "n", 1)),
+    fault("prop2.2a", "r (n - 1) for r n", "index", offset_argument(formulas.literal_target, "n", -1)),
+    fault("prop2.2a", "eq (1) read with <= (its weak version) for <", "inequality",
+          set_attribute(__name__, "LITERAL_RELATION", "<=")),
+    uncatchable("prop2.2a", "2 r n for r n", "factor", _AT_ZERO),
+    uncatchable("prop2.2a", "-r n for r n", "sign", _AT_ZERO),
+    uncatchable("prop2.2a", "r n^2 for r n", "exponent", _AT_ZERO),
+]
 
 
 def _delta0_attains_the_literal_target(check):
@@ -240,6 +264,17 @@ def released_law_at_one_is_not_delta0(cert):
                     "(r = 1/2, exact)", mass.enclosure, vd, lower_bound=ball_str(mass.lower))
 
 
+FAULTS += [
+    fault("prop2.2b", "the weak eq (1) at 0 with eq (2)'s r max(n, 1) (E|X| <= r, not <= 0)", "other",
+          replace_body(formulas.literal_target, _literal_target_as_repaired)),
+    fault("prop2.2b", "error of delta_0 at count 1 as 0 - 1 (the absolute value dropped)", "sign",
+          replace_body(formulas.constant_release_error, lambda ctx, n, value: ctx.convert(value) - ctx.convert(n))),
+    fault("prop2.2b", "error of delta_0 at count 1 halved", "factor", scale(formulas.constant_release_error, "0.5")),
+    fault("prop2.2b", "error |value - (n - 1)|: n - 1 for n", "index",
+          offset_argument(formulas.constant_release_error, "n", -1)),
+]
+
+
 @claim("prop2.3", routes=[
     "exact integer arithmetic for every n = 0..10^6 (numpy int64 numerators of the margin)",
     "the release itself on a histogram holding every count 0..10^6 (float64)",
@@ -339,37 +374,7 @@ def constant_release_meets_the_target_exactly(cert):
                 "every D_alpha is 0", None, res.verdict, boxes=res.boxes)
 
 
-# --------------------------------------------------------------------------------------------
-# The fault catalogue: plausible miscopies of eqs (1), (2) and Propositions 2.2-2.3
-
-
-def _literal_target_as_repaired(ctx, n, r):
-    """eq (2)'s r max(n, 1) written where eq (1)'s r n belongs."""
-    return ctx.convert(r) * ctx.maximum(ctx.convert(n), 1)
-
-
-_AT_ZERO = ("eq (1)'s target r n vanishes at n = 0, the only count the claim speaks of, whatever its factor, "
-            "sign or power; the claim 'E|X| < 0 is impossible' is then the same true statement")
-
-FAULTS = [
-    fault("prop2.2a", "eq (2)'s r max(n, 1) for eq (1)'s r n", "other",
-          replace_body(formulas.literal_target, _literal_target_as_repaired)),
-    fault("prop2.2a", "r (n + 1) for r n", "index", offset_argument(formulas.literal_target, "n", 1)),
-    fault("prop2.2a", "r (n - 1) for r n", "index", offset_argument(formulas.literal_target, "n", -1)),
-    fault("prop2.2a", "eq (1) read with <= (its weak version) for <", "inequality",
-          set_attribute(__name__, "LITERAL_RELATION", "<=")),
-    uncatchable("prop2.2a", "2 r n for r n", "factor", _AT_ZERO),
-    uncatchable("prop2.2a", "-r n for r n", "sign", _AT_ZERO),
-    uncatchable("prop2.2a", "r n^2 for r n", "exponent", _AT_ZERO),
-
-    fault("prop2.2b", "the weak eq (1) at 0 with eq (2)'s r max(n, 1) (E|X| <= r, not <= 0)", "other",
-          replace_body(formulas.literal_target, _literal_target_as_repaired)),
-    fault("prop2.2b", "error of delta_0 at count 1 as 0 - 1 (the absolute value dropped)", "sign",
-          replace_body(formulas.constant_release_error, lambda ctx, n, value: ctx.convert(value) - ctx.convert(n))),
-    fault("prop2.2b", "error of delta_0 at count 1 halved", "factor", scale(formulas.constant_release_error, "0.5")),
-    fault("prop2.2b", "error |value - (n - 1)|: n - 1 for n", "index",
-          offset_argument(formulas.constant_release_error, "n", -1)),
-
+FAULTS += [
     fault("prop2.3", "eq (1)'s r n for eq (2)'s r max(n, 1)", "other",
           replace_body(formulas.target, lambda ctx, n, r: ctx.convert(r) * ctx.convert(n))),
     fault("prop2.3", "r max(n - 1, 1): n - 1 for n", "index", offset_argument(formulas.target, "n", -1)),

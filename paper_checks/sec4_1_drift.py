@@ -24,7 +24,10 @@ from countdp.harness.results import fmt
 from countdp.mechanisms import drift
 from countdp.numerics import normal
 
+from figures import sec4_1_drift as plots
+
 TITLE = "Section 4.1: the drift -sigma^2 minimises the expected absolute multiplicative error"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 SIGMAS_QUICK = ["0.01", "3"]
 SIGMAS_FULL = ["0.01", "0.03", "0.1", "0.3", "1", "3"]
@@ -108,6 +111,28 @@ def derivative_inside_the_differentiated_integral(cert):
                     "closed-form derivative lies in the certified integral of the differentiated integrand "
                     "at each a (enclosure shown: a = 2s^2)", integral, verdict_all(verdicts),
                     enclosures=enclosures)
+
+
+def _derivative(kink_shift=1, exp_sigma2=1, two=2):
+    """The Section 4.1 derivative with its pieces as parameters: e^{exp_sigma2 s^2/2 - a}
+    (two Phi(a/s - kink_shift s) - two/2)."""
+    def body(ctx, sigma, a):
+        s, a = ctx.convert(sigma), ctx.convert(a)
+        k, e, t = ctx.convert(kink_shift), ctx.convert(exp_sigma2), ctx.convert(two)
+        return ctx.exp(e * s * s / 2 - a) * (t * ctx.ncdf(a / s - k * s) - t / 2)
+    return body
+
+
+FAULTS += [
+    # the derivative of Section 4.1
+    fault("sec4.1.deriv", "the derivative with a flipped sign", "sign", scale(formulas.drift_error_derivative, -1)),
+    fault("sec4.1.deriv", "kink at the mean-one drift: 2 Phi(a/sigma - sigma/2) - 1", "drift",
+          replace_body(formulas.drift_error_derivative, _derivative(kink_shift="1/2"))),
+    fault("sec4.1.deriv", "Phi(a/sigma - sigma) - 1/2: the factor 2 dropped", "factor",
+          replace_body(formulas.drift_error_derivative, _derivative(two=1))),
+    fault("sec4.1.deriv", "exp(sigma^2 - a) for exp(sigma^2/2 - a)", "exponent",
+          replace_body(formulas.drift_error_derivative, _derivative(exp_sigma2=2))),
+]
 
 
 @claim("sec4.1.argmin", routes=[
@@ -200,25 +225,7 @@ def minimiser_by_branch_and_bound(cert):
                     boxes=argmin.boxes, **argmin.extra)
 
 
-def _derivative(kink_shift=1, exp_sigma2=1, two=2):
-    """The Section 4.1 derivative with its pieces as parameters: e^{exp_sigma2 s^2/2 - a}
-    (two Phi(a/s - kink_shift s) - two/2)."""
-    def body(ctx, sigma, a):
-        s, a = ctx.convert(sigma), ctx.convert(a)
-        k, e, t = ctx.convert(kink_shift), ctx.convert(exp_sigma2), ctx.convert(two)
-        return ctx.exp(e * s * s / 2 - a) * (t * ctx.ncdf(a / s - k * s) - t / 2)
-    return body
-
-
-FAULTS = [
-    # the derivative of Section 4.1
-    fault("sec4.1.deriv", "the derivative with a flipped sign", "sign", scale(formulas.drift_error_derivative, -1)),
-    fault("sec4.1.deriv", "kink at the mean-one drift: 2 Phi(a/sigma - sigma/2) - 1", "drift",
-          replace_body(formulas.drift_error_derivative, _derivative(kink_shift="1/2"))),
-    fault("sec4.1.deriv", "Phi(a/sigma - sigma) - 1/2: the factor 2 dropped", "factor",
-          replace_body(formulas.drift_error_derivative, _derivative(two=1))),
-    fault("sec4.1.deriv", "exp(sigma^2 - a) for exp(sigma^2/2 - a)", "exponent",
-          replace_body(formulas.drift_error_derivative, _derivative(exp_sigma2=2))),
+FAULTS += [
     # the minimiser
     fault("sec4.1.argmin", "minimiser sigma^2/2 (the mean-one drift)", "drift",
           replace_body(formulas.drift_argmin, lambda ctx, sigma: ctx.convert(sigma) ** 2 / 2)),
@@ -232,33 +239,8 @@ FAULTS = [
 
 
 def figures(settings):
-    """The drift curve E|exp(sigma Z - a) - 1| against a, with both drifts marked."""
-    import numpy as np
-
-    from countdp.harness.plotting import new_figure, save
-
-    fig, ax = new_figure()
-    with mpmath.workdps(20):
-        for sigma, color in ((0.5, "C0"), (1.0, "C1"), (1.5, "C2")):
-            s = mpmath.mpf(sigma)
-            a = np.linspace(-0.5, 3.5, 321)
-            f = [float(formulas.drift_error(s, mpmath.mpf(x))) for x in a]
-            ax.plot(a, f, color=color, lw=1.4, label=f"$\\sigma$ = {sigma}")
-            s2 = sigma ** 2
-            ax.plot([s2], [float(formulas.drift_error(s, s2))], "o", color=color, ms=6)
-            ax.plot([s2 / 2], [float(formulas.drift_error(s, s2 / 2))], "s", color=color, ms=6, mfc="none")
-            for x in (s2, s2 / 2):
-                ax.plot([x], [float(drift.drift_error_quad(s, x).value)], "+", color="k", ms=8)
-    ax.plot([], [], "o", color="gray", label="$a = \\sigma^2$ (minimiser)")
-    ax.plot([], [], "s", color="gray", mfc="none", label="$a = \\sigma^2/2$ (mean one)")
-    ax.plot([], [], "+", color="k", label="mpmath quadrature")
-    ax.set_xlabel("drift $a$")
-    ax.set_ylabel("$\\mathrm{E}\\,|\\exp(\\sigma Z - a) - 1|$")
-    ax.set_title("Section 4.1: $a = \\sigma^2$ minimises the absolute multiplicative error")
-    ax.legend(fontsize=8)
-    return [save(fig, settings.figures_dir, "drift_curve", claims=("sec4.1.argmin", "sec4.1.deriv"),
-                 caption="E|exp(sigma Z - a) - 1| against the drift a: the paper's a = sigma^2 is the "
-                         "minimiser, below the mean-one drift sigma^2/2")]
+    """This script's figures (made by figures/sec4_1_drift.py)."""
+    return plots.make(settings)
 
 
 if __name__ == "__main__":

@@ -9,32 +9,29 @@ density and with a Monte Carlo of the mechanism itself (5 standard errors, seede
 certificates enclose the same expectations in Arb balls (acb.integral plus proven tails).
 """
 
-import pathlib
-import sys
 
 import mpmath
 import numpy as np
 from flint import arb, fmpq
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent))
-import _grid  # noqa: E402
-
-from countdp import formulas  # noqa: E402
-from countdp.arb.log_gaussian import (half_expectation_integrals, multiplicative_error_integral,  # noqa: E402
+from countdp import formulas
+from countdp.arb.log_gaussian import (half_expectation_integrals, multiplicative_error_integral,
                                       unclipped_error_integral)
-from countdp.arb.verdicts import Undecided, ball_str, decide_contains, enclosure, to_arb, verdict_all  # noqa: E402
-from countdp.harness.claims import certificate, claim  # noqa: E402
-from countdp.harness.faults import fault, offset_argument, replace_body, scale  # noqa: E402
-from countdp.harness.results import fmt  # noqa: E402
-from countdp.laws import Gaussian  # noqa: E402
-from countdp.laws.expectation import quad_expectation  # noqa: E402
-from countdp.mechanisms import ShiftedLogGaussian  # noqa: E402
-from countdp.numerics.montecarlo import mc_mean  # noqa: E402
-from countdp.numerics.tolerance import working_precision  # noqa: E402
+from countdp.arb.verdicts import Undecided, ball_str, decide_contains, enclosure, to_arb, verdict_all
+from countdp.harness.claims import certificate, claim
+from countdp.harness.faults import fault, offset_argument, replace_body, scale
+from countdp.harness.results import fmt
+from countdp.laws import Gaussian
+from countdp.laws.expectation import quad_expectation
+from countdp.mechanisms import ShiftedLogGaussian
+from countdp.numerics.montecarlo import mc_mean
+from countdp.numerics.tolerance import working_precision
+
+import _grid
+from _common import SMOOTH
 
 TITLE = "Section 4: exact utility calibration (Lemma 4.1, eqs 8-9)"
-#: |y - n| is smooth between its break at n: Gauss-Legendre quadrature (tanh-sinh where its estimate is smaller)
-SMOOTH = "gauss-legendre"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 CERT_R0, CERT_C = fmpq(1, 4), 1  # the certificates' design (r = 1/2): sigma ~ 0.157
 
 
@@ -102,6 +99,23 @@ def lemma_4_1_inside_the_integral(cert):
                     decide_contains(integral, formulas.multiplicative_error.ball(s)))
 
 
+def _erf(scale_of_sigma):
+    """2 Phi(k sigma) - 1 = erf(k sigma/sqrt 2): Lemma 4.1 with sigma scaled by k."""
+    return lambda ctx, sigma: ctx.erf(ctx.convert(scale_of_sigma) * ctx.convert(sigma) / ctx.sqrt(2))
+
+
+FAULTS += [
+    # Lemma 4.1
+    fault("lem4.1", "2 Phi(sigma/2) - 1 for 2 Phi(sigma) - 1", "constant",
+          replace_body(formulas.multiplicative_error, _erf("1/2"))),
+    fault("lem4.1", "Phi(sigma) - 1/2: the factor 2 dropped", "factor", scale(formulas.multiplicative_error, "1/2")),
+    fault("lem4.1", "2 Phi(sigma^2) - 1", "exponent",
+          replace_body(formulas.multiplicative_error, lambda ctx, sigma: ctx.erf(ctx.convert(sigma) ** 2
+                                                                                 / ctx.sqrt(2)))),
+    fault("lem4.1", "1 - 2 Phi(sigma)", "sign", scale(formulas.multiplicative_error, -1)),
+]
+
+
 @claim("eq8", routes=["closed form exp(-sigma^2/2)/2 (eq 8)",
                       "mpmath quadrature of exp(sigma z - sigma^2) phi(z) on each side of z = sigma",
                       "Monte Carlo, 5 s.e."])
@@ -141,6 +155,16 @@ def half_expectations_inside_the_integrals(cert):
                         "exp(-sigma^2/2)/2 lies in both half-line integral enclosures", halves.below,
                         verdict_all([decide_contains(halves.below, closed), decide_contains(halves.above, closed)]),
                         upper_half=ball_str(halves.above))
+
+
+FAULTS += [
+    # eq (8)
+    fault("eq8", "eq (8) without its /2", "factor", scale(formulas.half_expectation, 2)),
+    fault("eq8", "exp(-sigma^2)/2 for exp(-sigma^2/2)/2", "exponent",
+          replace_body(formulas.half_expectation, lambda ctx, sigma: ctx.exp(-ctx.convert(sigma) ** 2) / 2)),
+    fault("eq8", "exp(+sigma^2/2)/2", "sign",
+          replace_body(formulas.half_expectation, lambda ctx, sigma: ctx.exp(ctx.convert(sigma) ** 2 / 2) / 2)),
+]
 
 
 @claim("eq9", routes=["closed form (n+c) r0/(1+c) (eq 9)",
@@ -208,30 +232,7 @@ def unclipped_error_inside_the_integral(cert):
                         integral, verdict_all([decide_contains(integral, closed), decide_contains(integral, exact)]))
 
 
-#: certified enclosures the eq (9) check obtains today (quick, full): the coverage may not drop
-COVERAGE_EQ9 = {True: 12, False: 150}
-
-
-def _erf(scale_of_sigma):
-    """2 Phi(k sigma) - 1 = erf(k sigma/sqrt 2): Lemma 4.1 with sigma scaled by k."""
-    return lambda ctx, sigma: ctx.erf(ctx.convert(scale_of_sigma) * ctx.convert(sigma) / ctx.sqrt(2))
-
-
-FAULTS = [
-    # Lemma 4.1
-    fault("lem4.1", "2 Phi(sigma/2) - 1 for 2 Phi(sigma) - 1", "constant",
-          replace_body(formulas.multiplicative_error, _erf("1/2"))),
-    fault("lem4.1", "Phi(sigma) - 1/2: the factor 2 dropped", "factor", scale(formulas.multiplicative_error, "1/2")),
-    fault("lem4.1", "2 Phi(sigma^2) - 1", "exponent",
-          replace_body(formulas.multiplicative_error, lambda ctx, sigma: ctx.erf(ctx.convert(sigma) ** 2
-                                                                                 / ctx.sqrt(2)))),
-    fault("lem4.1", "1 - 2 Phi(sigma)", "sign", scale(formulas.multiplicative_error, -1)),
-    # eq (8)
-    fault("eq8", "eq (8) without its /2", "factor", scale(formulas.half_expectation, 2)),
-    fault("eq8", "exp(-sigma^2)/2 for exp(-sigma^2/2)/2", "exponent",
-          replace_body(formulas.half_expectation, lambda ctx, sigma: ctx.exp(-ctx.convert(sigma) ** 2) / 2)),
-    fault("eq8", "exp(+sigma^2/2)/2", "sign",
-          replace_body(formulas.half_expectation, lambda ctx, sigma: ctx.exp(ctx.convert(sigma) ** 2 / 2) / 2)),
+FAULTS += [
     # eq (9)
     fault("eq9", "(n+c) -> n in eq (9)", "shift dropped",
           replace_body(formulas.unclipped_error, lambda ctx, n, c, sigma: ctx.convert(n)
@@ -243,6 +244,8 @@ FAULTS = [
                        / (1 + ctx.convert(c)))),
     fault("eq9", "r0 (n+c)/(2(1+c))", "factor", scale(formulas.error_bound, "1/2")),
 ]
+#: certified enclosures the eq (9) check obtains today (quick, full): the coverage may not drop
+COVERAGE_EQ9 = {True: 12, False: 150}
 
 
 if __name__ == "__main__":

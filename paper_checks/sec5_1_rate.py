@@ -43,16 +43,16 @@ from countdp.numerics.series import inverse_half_series
 from countdp.numerics.tolerance import working_precision
 from countdp.arb.normal import normal_quantile
 
+from _common import PREC, SPREAD_MAX, RATE_EXPONENT_TOL
+from figures import sec5_1_rate as plots
+
 TITLE = "Section 5.1: interpreting the rate (zCDP conversion, the coefficient limits, eq 13)"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 DELTA_TEXT = "1e-6"  # delta of the approximate-DP statements (made an mpf at the working precision)
-SPREAD_MAX = 2  # "bounded over decades": the scaled sequence stays within a factor 2
-RATE_EXPONENT_TOL = "0.05"  # a rate over decades: its fitted exponent within a twentieth of a power
 # the conversion's relative excess over the exact Gaussian eps is ~ log(l)/l (l = log(1/delta)): exponent -1, the
 # log factor moving the fitted value by about 1/log(l) <= 0.15 over l = 230..230000
 GAP_EXPONENT_TOL = "0.2"
-PREC = 53  # bits of the certificates' ball arithmetic
-ENC = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"
 
 
 def conv_designs(quick):
@@ -317,6 +317,38 @@ def conversion_is_of_order_one_over_n(cert):
                 **{"lower constant": ball_str(lo), "upper constant": ball_str(hi)})
 
 
+def _bun_steinke_with(constant):
+    """rho + constant sqrt(rho log(1/delta)): the conversion with its constant 2 miscopied."""
+    def body(ctx, rho, delta):
+        rho = ctx.convert(rho)
+        return rho + ctx.convert(constant) * ctx.sqrt(rho * ctx.log(1 / ctx.convert(delta)))
+    return body
+
+
+FAULTS += [
+    # sec5.1.conv: rho + 2 sqrt(rho log(1/delta))
+    fault("sec5.1.conv", "conversion constant 2 -> 1.8 (a false theorem)", "constant",
+          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("1.8"))),
+    fault("sec5.1.conv", "conversion constant 2 -> 2.2 (true, but not the sharp constant)", "constant",
+          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("2.2"))),
+    fault("sec5.1.conv", "conversion constant 2 -> 2.02 (1 %)", "constant",
+          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("2.02"))),
+    fault("sec5.1.conv", "conversion constant 2 -> 1.998 (0.1 %)", "constant",
+          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("1.998"))),
+    fault("sec5.1.conv", "square root dropped: rho + 2 rho log(1/delta)", "exponent",
+          replace_body(formulas.bun_steinke_epsilon, lambda ctx, rho, delta:
+                       ctx.convert(rho) + 2 * ctx.convert(rho) * ctx.log(1 / ctx.convert(delta)))),
+    fault("sec5.1.conv", "log(1/delta) -> log(delta)", "sign",
+          replace_body(formulas.bun_steinke_epsilon, lambda ctx, rho, delta:
+                       ctx.convert(rho) + 2 * ctx.sqrt(ctx.convert(rho) * ctx.log(ctx.convert(delta))))),
+    fault("sec5.1.conv", "the leading rho dropped: 2 sqrt(rho log(1/delta))", "dropped term",
+          replace_body(formulas.bun_steinke_epsilon, lambda ctx, rho, delta:
+                       2 * ctx.sqrt(ctx.convert(rho) * ctx.log(1 / ctx.convert(delta))))),
+    fault("sec5.1.conv", "rho and delta exchanged", "swapped arguments",
+          swap_arguments(formulas.bun_steinke_epsilon, "rho", "delta")),
+]
+
+
 # ============================================================================================
 # sec5.1.limit_c: fixed c, r -> 0
 # ============================================================================================
@@ -385,6 +417,28 @@ def fixed_c_coefficient_near_its_limit(cert):
                             val, vd, limit=ball_str(Lc), boundary_ratio=ball_str(br))
 
 
+FAULTS += [
+    # sec5.1.limit_c: (1+c)^2/pi, (r/(1+c)) sqrt(pi/2), (1+c)^2/(pi r^2) log^2((1+c)/c)
+    fault("sec5.1.limit_c", "(1+c)^2/pi -> (1+c)/pi", "exponent",
+          replace_body(formulas.fixed_shift_constant, lambda ctx, c: (1 + ctx.convert(c)) / ctx.pi)),
+    fault("sec5.1.limit_c", "(1+c)^2/pi -> (1+c)^2/e", "pi vs e",
+          replace_body(formulas.fixed_shift_constant, lambda ctx, c: (1 + ctx.convert(c)) ** 2 / ctx.e)),
+    fault("sec5.1.limit_c", "(1+c)^2/pi 0.1 % too large", "constant", scale(formulas.fixed_shift_constant, "1.001")),
+    fault("sec5.1.limit_c", "sigma ~ (r/(1+c)) sqrt(2/pi) for sqrt(pi/2)", "other",
+          replace_body(formulas.small_r_sigma, lambda ctx, r, c:
+                       ctx.convert(r) / (1 + ctx.convert(c)) * ctx.sqrt(2 / ctx.pi))),
+    fault("sec5.1.limit_c", "sigma ~ r sqrt(pi/2) (the shift c dropped)", "shift dropped",
+          replace_body(formulas.small_r_sigma, lambda ctx, r, c: ctx.convert(r) * ctx.sqrt(ctx.pi / 2))),
+    fault("sec5.1.limit_c", "v(1) ~ (1+c)^2/(pi r^2) log((1+c)/c) (square of the log dropped)", "exponent",
+          replace_body(formulas.boundary_budget_asymptote, lambda ctx, r, c:
+                       (1 + ctx.convert(c)) ** 2 / (ctx.pi * ctx.convert(r) ** 2)
+                       * ctx.log((1 + ctx.convert(c)) / ctx.convert(c)))),
+    fault("sec5.1.limit_c", "v(1) ~ (1+c)^2/(pi r^2) log^2(1/c) (the 1 in 1+c dropped)", "dropped term",
+          replace_body(formulas.boundary_budget_asymptote, lambda ctx, r, c:
+                       (1 + ctx.convert(c)) ** 2 / (ctx.pi * ctx.convert(r) ** 2) * ctx.log(1 / ctx.convert(c)) ** 2)),
+]
+
+
 # ============================================================================================
 # sec5.1.c_equals_r: the boundary cost when c = r
 # ============================================================================================
@@ -445,6 +499,24 @@ def boundary_cost_between_constants(cert):
             cert.record(f"v(1) r^2/log^2(1/r) in [3/10, 2/5], c=r, r0=r(1-r), r={rr}",
                         "ball separation at each r: v(1) is of order r^-2 log^2(1/r) along the sequence",
                         ratio, vd)
+
+
+FAULTS += [
+    # sec5.1.c_equals_r: r^-2 log^2(1/r)
+    fault("sec5.1.c_equals_r", "order r^-2 log(1/r) (square of the log dropped)", "exponent",
+          replace_body(formulas.diagonal_boundary_order,
+                       lambda ctx, r: ctx.log(1 / ctx.convert(r)) / ctx.convert(r) ** 2)),
+    fault("sec5.1.c_equals_r", "order r^-1 log^2(1/r)", "exponent",
+          replace_body(formulas.diagonal_boundary_order,
+                       lambda ctx, r: ctx.log(1 / ctx.convert(r)) ** 2 / ctx.convert(r))),
+    fault("sec5.1.c_equals_r", "order (r log(1/r))^-2 (the log's exponent with the wrong sign)", "sign",
+          replace_body(formulas.diagonal_boundary_order, lambda ctx, r:
+                       1 / (ctx.convert(r) * ctx.log(1 / ctx.convert(r))) ** 2)),
+    uncatchable("sec5.1.c_equals_r", "order 2 r^-2 log^2(1/r) (a constant factor)", "factor",
+                "an order statement holds up to constant factors: the claim is the same with any constant"),
+    uncatchable("sec5.1.c_equals_r", "log^2(r) for log^2(1/r)", "sign",
+                "log(r)^2 = log(1/r)^2: the same function, so the same claim"),
+]
 
 
 # ============================================================================================
@@ -547,121 +619,7 @@ def remainder_and_coefficient_near_their_limits(cert):
                         budget_coefficient=ball_str(bud))
 
 
-def figures(settings):
-    """eps(n) at delta = 1e-6: exact (closed form, unclipped; quadrature, released) vs conversions."""
-    import numpy as np
-    from matplotlib.lines import Line2D
-
-    from countdp.harness.plotting import new_figure, save
-
-    out = []
-    with mpmath.workdps(20):
-        DELTA = mpmath.mpf(DELTA_TEXT)
-        fig, ax = new_figure(size=(7.0, 4.8))
-        designs = (((0.45, 1.0), "C0"), ((0.05, 1.0), "C3"))
-        for (r0, cc), col in designs:
-            mech = ShiftedLogGaussian(r0, cc)
-            ns = np.unique(np.round(np.logspace(0, 7.5, 46)).astype(int))
-            ex, bs, ck = [], [], []
-            for n in ns:
-                v = mech.mp_v(int(n))
-                ex.append(float(gaussian_eps_of_delta(formulas.log_gap(int(n), cc) / mech.mp_sigma(), DELTA)))
-                bs.append(float(zcdp.zcdp_to_approx_dp(v, DELTA)))
-                ck.append(float(zcdp.cks_eps(v, DELTA)))
-            ex = np.array(ex)
-            pos = ex > 0
-            ax.loglog(ns[pos], ex[pos], "-", color=col, lw=1.6)
-            ax.loglog(ns, bs, "--", color=col, lw=1.3)
-            ax.loglog(ns, ck, ":", color=col, lw=1.6)
-            qn = [10, 10**3] if settings.quick else [1, 10, 10**3, 10**5]
-            qe = [float(eps_of_delta(mech.released_law(n), mech.released_law(n - 1), DELTA).value) for n in qn]
-            ax.loglog(qn, qe, "o", color=col, mfc="none", ms=7, mew=1.3)
-        params = [Line2D([], [], color=col, lw=3, label=f"$r_0 = {r0:g}$, $c = {cc:g}$")
-                  for (r0, cc), col in designs]
-        styles = [Line2D([], [], color="k", lw=1.6, label="exact profile (closed form, unclipped)"),
-                  Line2D([], [], color="k", ls="", marker="o", mfc="none", label="exact, released laws (quadrature)"),
-                  Line2D([], [], color="k", lw=1.6, ls=":", label="CKS conversion of $v(n)$"),
-                  Line2D([], [], color="k", lw=1.3, ls="--",
-                         label=r"Bun-Steinke: $\rho + 2\sqrt{\rho \log(1/\delta)}$")]
-        first = ax.legend(handles=params, loc="upper right", fontsize=9)
-        ax.add_artist(first)
-        ax.legend(handles=styles, loc="lower left", fontsize=8.5)
-        ax.set_xlabel(r"count $n$ (the edge $n-1 \leftrightarrow n$)")
-        ax.set_ylabel(r"$\varepsilon$ at $\delta = 10^{-6}$")
-        ax.set_title(r"Section 5.1: the exact $\varepsilon$ against the zCDP conversions")
-        ax.grid(True, which="major", alpha=0.3)
-        out.append(save(fig, settings.figures_dir, "eps_vs_conversion", claims=("sec5.1.conv",),
-                        caption="eps(n) at delta = 1e-6: the exact privacy profile lies below the CKS "
-                                "and Bun-Steinke conversions of v(n) and reaches 0 near n = 1e6-1e7"))
-    return out
-
-
-# ============================================================================================
-# The fault catalogue: plausible transcription mistakes each check must catch
-# ============================================================================================
-
-
-def _bun_steinke_with(constant):
-    """rho + constant sqrt(rho log(1/delta)): the conversion with its constant 2 miscopied."""
-    def body(ctx, rho, delta):
-        rho = ctx.convert(rho)
-        return rho + ctx.convert(constant) * ctx.sqrt(rho * ctx.log(1 / ctx.convert(delta)))
-    return body
-
-
-FAULTS = [
-    # sec5.1.conv: rho + 2 sqrt(rho log(1/delta))
-    fault("sec5.1.conv", "conversion constant 2 -> 1.8 (a false theorem)", "constant",
-          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("1.8"))),
-    fault("sec5.1.conv", "conversion constant 2 -> 2.2 (true, but not the sharp constant)", "constant",
-          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("2.2"))),
-    fault("sec5.1.conv", "conversion constant 2 -> 2.02 (1 %)", "constant",
-          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("2.02"))),
-    fault("sec5.1.conv", "conversion constant 2 -> 1.998 (0.1 %)", "constant",
-          replace_body(formulas.bun_steinke_epsilon, _bun_steinke_with("1.998"))),
-    fault("sec5.1.conv", "square root dropped: rho + 2 rho log(1/delta)", "exponent",
-          replace_body(formulas.bun_steinke_epsilon, lambda ctx, rho, delta:
-                       ctx.convert(rho) + 2 * ctx.convert(rho) * ctx.log(1 / ctx.convert(delta)))),
-    fault("sec5.1.conv", "log(1/delta) -> log(delta)", "sign",
-          replace_body(formulas.bun_steinke_epsilon, lambda ctx, rho, delta:
-                       ctx.convert(rho) + 2 * ctx.sqrt(ctx.convert(rho) * ctx.log(ctx.convert(delta))))),
-    fault("sec5.1.conv", "the leading rho dropped: 2 sqrt(rho log(1/delta))", "dropped term",
-          replace_body(formulas.bun_steinke_epsilon, lambda ctx, rho, delta:
-                       2 * ctx.sqrt(ctx.convert(rho) * ctx.log(1 / ctx.convert(delta))))),
-    fault("sec5.1.conv", "rho and delta exchanged", "swapped arguments",
-          swap_arguments(formulas.bun_steinke_epsilon, "rho", "delta")),
-    # sec5.1.limit_c: (1+c)^2/pi, (r/(1+c)) sqrt(pi/2), (1+c)^2/(pi r^2) log^2((1+c)/c)
-    fault("sec5.1.limit_c", "(1+c)^2/pi -> (1+c)/pi", "exponent",
-          replace_body(formulas.fixed_shift_constant, lambda ctx, c: (1 + ctx.convert(c)) / ctx.pi)),
-    fault("sec5.1.limit_c", "(1+c)^2/pi -> (1+c)^2/e", "pi vs e",
-          replace_body(formulas.fixed_shift_constant, lambda ctx, c: (1 + ctx.convert(c)) ** 2 / ctx.e)),
-    fault("sec5.1.limit_c", "(1+c)^2/pi 0.1 % too large", "constant", scale(formulas.fixed_shift_constant, "1.001")),
-    fault("sec5.1.limit_c", "sigma ~ (r/(1+c)) sqrt(2/pi) for sqrt(pi/2)", "other",
-          replace_body(formulas.small_r_sigma, lambda ctx, r, c:
-                       ctx.convert(r) / (1 + ctx.convert(c)) * ctx.sqrt(2 / ctx.pi))),
-    fault("sec5.1.limit_c", "sigma ~ r sqrt(pi/2) (the shift c dropped)", "shift dropped",
-          replace_body(formulas.small_r_sigma, lambda ctx, r, c: ctx.convert(r) * ctx.sqrt(ctx.pi / 2))),
-    fault("sec5.1.limit_c", "v(1) ~ (1+c)^2/(pi r^2) log((1+c)/c) (square of the log dropped)", "exponent",
-          replace_body(formulas.boundary_budget_asymptote, lambda ctx, r, c:
-                       (1 + ctx.convert(c)) ** 2 / (ctx.pi * ctx.convert(r) ** 2)
-                       * ctx.log((1 + ctx.convert(c)) / ctx.convert(c)))),
-    fault("sec5.1.limit_c", "v(1) ~ (1+c)^2/(pi r^2) log^2(1/c) (the 1 in 1+c dropped)", "dropped term",
-          replace_body(formulas.boundary_budget_asymptote, lambda ctx, r, c:
-                       (1 + ctx.convert(c)) ** 2 / (ctx.pi * ctx.convert(r) ** 2) * ctx.log(1 / ctx.convert(c)) ** 2)),
-    # sec5.1.c_equals_r: r^-2 log^2(1/r)
-    fault("sec5.1.c_equals_r", "order r^-2 log(1/r) (square of the log dropped)", "exponent",
-          replace_body(formulas.diagonal_boundary_order,
-                       lambda ctx, r: ctx.log(1 / ctx.convert(r)) / ctx.convert(r) ** 2)),
-    fault("sec5.1.c_equals_r", "order r^-1 log^2(1/r)", "exponent",
-          replace_body(formulas.diagonal_boundary_order,
-                       lambda ctx, r: ctx.log(1 / ctx.convert(r)) ** 2 / ctx.convert(r))),
-    fault("sec5.1.c_equals_r", "order (r log(1/r))^-2 (the log's exponent with the wrong sign)", "sign",
-          replace_body(formulas.diagonal_boundary_order, lambda ctx, r:
-                       1 / (ctx.convert(r) * ctx.log(1 / ctx.convert(r))) ** 2)),
-    uncatchable("sec5.1.c_equals_r", "order 2 r^-2 log^2(1/r) (a constant factor)", "factor",
-                "an order statement holds up to constant factors: the claim is the same with any constant"),
-    uncatchable("sec5.1.c_equals_r", "log^2(r) for log^2(1/r)", "sign",
-                "log(r)^2 = log(1/r)^2: the same function, so the same claim"),
+FAULTS += [
     # eq13: Phi^{-1}((1+r)/2) = r sqrt(pi/2) + O(r^3), coefficient sqrt(pi/2) pi/12; v(n) ~ 1/(pi r^2 n^2)
     fault("eq13", "Phi^{-1}((1+r)/2) = r sqrt(2/pi) + O(r^3)", "other",
           replace_body(formulas.inverse_half_remainder, lambda ctx, r:
@@ -676,6 +634,9 @@ FAULTS = [
                        1 / (ctx.e * ctx.convert(r) ** 2 * ctx.convert(n) ** 2))),
     fault("eq13", "budget 2/(pi r^2 n^2)", "factor", scale(formulas.small_error_budget, 2)),
 ]
+def figures(settings):
+    """This script's figures (made by figures/sec5_1_rate.py)."""
+    return plots.make(settings, DELTA_TEXT)
 
 
 if __name__ == "__main__":

@@ -11,40 +11,38 @@ Beside each check, its certificates: Arb balls (python-flint) of the same integr
 densities as written with proven tail bounds, and range checks of the budget over n.
 """
 
-import pathlib
 import sys
 
 import mpmath
 import numpy as np
 from flint import arb, fmpq
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent))
-import _grid  # noqa: E402
-
-from countdp import formulas  # noqa: E402
-from countdp.arb.budget import certify_budget_asymptotics, certify_budget_decreasing  # noqa: E402
-from countdp.arb.log_gaussian import log_count_law  # noqa: E402
-from countdp.arb.renyi import (decide_released_budget, equal_variance_renyi, product_renyi,  # noqa: E402
+from countdp import formulas
+from countdp.arb.budget import certify_budget_asymptotics, certify_budget_decreasing
+from countdp.arb.log_gaussian import log_count_law
+from countdp.arb.renyi import (decide_released_budget, equal_variance_renyi, product_renyi,
                                unclipped_renyi)
-from countdp.arb.verdicts import (ball_str, control_verdict, decide_contains,  # noqa: E402
+from countdp.arb.verdicts import (ball_str, control_verdict, decide_contains,
                                   to_arb, verdict_all)
-from countdp.divergence.product import MpIntegrator, renyi_product  # noqa: E402
-from countdp.divergence.renyi import renyi  # noqa: E402
-from countdp.harness.claims import certificate, claim  # noqa: E402
-from countdp.harness.faults import (fault, offset_argument, replace_body, scale, set_attribute,  # noqa: E402
+from countdp.divergence.product import MpIntegrator, renyi_product
+from countdp.divergence.renyi import renyi
+from countdp.harness.claims import certificate, claim
+from countdp.harness.faults import (fault, offset_argument, replace_body, scale, set_attribute,
                                     wrap_body)
-from countdp.harness.results import fmt  # noqa: E402
-from countdp.laws import Gaussian  # noqa: E402
-from countdp.mechanisms import ShiftedLogGaussian  # noqa: E402
-from countdp.numerics.contexts import ball  # noqa: E402
-from countdp.numerics.montecarlo import mc_mean  # noqa: E402
-from countdp.numerics.tolerance import working_precision  # noqa: E402
+from countdp.harness.results import fmt
+from countdp.laws import Gaussian
+from countdp.mechanisms import ShiftedLogGaussian
+from countdp.numerics.contexts import ball
+from countdp.numerics.montecarlo import mc_mean
+from countdp.numerics.tolerance import working_precision
+
+import _grid
+from _common import PREC, CLOSED_PREC, ENCLOSED, BALL_ROUTE, BALL_CLOSED_ROUTE, QUAD_ROUTE
+from figures import sec5_divergence as plots
 
 TITLE = "Section 5: exact divergence (eqs 10-12), postprocessing, monotonicity, product"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 CERT_R0, CERT_C = fmpq(1, 4), 1  # the certificates' design (r = 1/2): sigma ~ 0.157
-PREC = 53                        # Arb precision of the certified integrals
-CLOSED_PREC = PREC + 64          # closed forms are enclosed 64 bits tighter than the integrals
-ENCLOSED = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"
 
 
 def _certified_range(quick: bool) -> int:
@@ -191,6 +189,22 @@ def log_count_law_from_the_density(cert):
                         **{f"cdf({k})": ball_str(x) for k, x in law.cdf.items()})
 
 
+FAULTS += [
+    # eq (10)
+    fault("eq10", "drift -sigma^2/2 in eq (10) (the mean-one drift)", "drift",
+          replace_body(formulas.log_mean, lambda ctx, n, c, sigma: ctx.log(ctx.convert(n) + ctx.convert(c))
+                       - ctx.convert(sigma) ** 2 / 2)),
+    fault("eq10", "log n for log(n+c)", "shift dropped",
+          replace_body(formulas.log_mean, lambda ctx, n, c, sigma: ctx.log(ctx.convert(n)) - ctx.convert(sigma) ** 2)),
+    fault("eq10", "log(n+1+c) for log(n+c)", "index", offset_argument(formulas.log_mean, "n", 1)),
+    fault("eq10", "variance sigma for sigma^2", "exponent",
+          replace_body(formulas.log_variance, lambda ctx, sigma: ctx.convert(sigma))),
+    fault("eq10", "drift -sigma^2/2 in eq (4), which eq (10) transcribes", "drift",
+          wrap_body(formulas.unclipped_release, lambda ctx, f, n, c, sigma, z, drift=None:
+                    f(ctx, n, c, sigma, z, -ctx.convert(sigma) ** 2 / 2 if drift is None else drift))),
+]
+
+
 def gaussian_pairs(quick):
     """(mu, nu, s): the quick grid's pairs are among the full grid's (quadrature runs on them)."""
     out = []
@@ -201,9 +215,9 @@ def gaussian_pairs(quick):
 
 
 @claim("eq11", routes=["closed form alpha (mu-nu)^2/(2 s^2) (eq 11)",
-                       _grid.BALL_ROUTE + ": int p^alpha q^(1-alpha), every case",
-                       _grid.BALL_CLOSED_ROUTE + ": the same integral, every case",
-                       _grid.QUAD_ROUTE + ": the same integral on the quick grid's cases (in full mode too)",
+                       BALL_ROUTE + ": int p^alpha q^(1-alpha), every case",
+                       BALL_CLOSED_ROUTE + ": the same integral, every case",
+                       QUAD_ROUTE + ": the same integral on the quick grid's cases (in full mode too)",
                        "Monte Carlo of E_Q[(p/q)^alpha] = exp((alpha-1) D_alpha), 5 s.e. (small tilts)"])
 def equation_11(check):
     balls = _grid.Coverage("Arb balls (acb.integral and closed form in Phi) of D_alpha, every case")
@@ -247,6 +261,29 @@ def equal_variance_divergence_enclosed(cert):
                         "alpha(mu-nu)^2/(2s^2) lies in the certified D enclosure", D, decide_contains(D, closed))
 
 
+def _renyi_with(order=None, two=2):
+    """eq (11) with alpha replaced by order(alpha) and 2 s^2 by (two) s^2."""
+    def body(ctx, alpha, mu, nu, s):
+        a = ctx.convert(alpha)
+        d = ctx.convert(mu) - ctx.convert(nu)
+        return (a if order is None else order(a)) * d * d / (ctx.convert(two) * ctx.convert(s) ** 2)
+    return body
+
+
+FAULTS += [
+    # eq (11)
+    fault("eq11", "alpha - 1 for alpha in eq (11)", "index",
+          replace_body(formulas.renyi_equal_variance, _renyi_with(order=lambda a: a - 1))),
+    fault("eq11", "eq (11) without its 2", "factor", replace_body(formulas.renyi_equal_variance, _renyi_with(two=1))),
+    fault("eq11", "|mu - nu| for (mu - nu)^2", "exponent",
+          replace_body(formulas.renyi_equal_variance, lambda ctx, alpha, mu, nu, s: ctx.convert(alpha)
+                       * abs(ctx.convert(mu) - ctx.convert(nu)) / (2 * ctx.convert(s) ** 2))),
+    fault("eq11", "2 s for 2 s^2", "exponent",
+          replace_body(formulas.renyi_equal_variance, lambda ctx, alpha, mu, nu, s: ctx.convert(alpha)
+                       * (ctx.convert(mu) - ctx.convert(nu)) ** 2 / (2 * ctx.convert(s)))),
+]
+
+
 def _likelihood_ratio_power(g, m, z, alpha):
     """(p/q)(X)^alpha for X ~ Q = N(0, 1) and P = N(z, 1): exp(alpha (z X - z^2/2))."""
     x = g.standard_normal(m)
@@ -268,10 +305,10 @@ def _eq12_quick_case(design, pair, alpha) -> bool:
 
 
 @claim("eq12", routes=["closed form alpha log^2((n+c)/(m+c))/(2 sigma^2) (eq 12)",
-                       _grid.BALL_ROUTE + ": D_alpha between the densities of U_n and U_m, both directions, "
+                       BALL_ROUTE + ": D_alpha between the densities of U_n and U_m, both directions, "
                        "every case",
-                       _grid.BALL_CLOSED_ROUTE + ": the same D_alpha, every case",
-                       _grid.QUAD_ROUTE + ": the same D_alpha on the quick grid's cases (in full mode too), "
+                       BALL_CLOSED_ROUTE + ": the same D_alpha, every case",
+                       QUAD_ROUTE + ": the same D_alpha on the quick grid's cases (in full mode too), "
                        "against eq (12) and the acb.integral ball"])
 def equation_12(check):
     worst = mpmath.mpf(0)
@@ -326,11 +363,34 @@ def count_divergence_enclosed(cert):
                         verdict_all([decide_contains(D, closed), decide_contains(D, budget)]))
 
 
+def _counts_with(order=None, two=2, shift=True, square=True):
+    """eq (12) with alpha replaced by order(alpha), 2 sigma^2 by (two) sigma^2, c dropped from
+    (n+c)/(m+c) (shift=False) or the log not squared (square=False)."""
+    def body(ctx, alpha, n, m, c, sigma):
+        n, m, a = ctx.convert(n), ctx.convert(m), ctx.convert(alpha)
+        gap = ctx.log1p((n - m) / (m + (ctx.convert(c) if shift else 0)))
+        s = ctx.convert(sigma)
+        return (a if order is None else order(a)) * (gap * gap if square else abs(gap)) / (ctx.convert(two) * s * s)
+    return body
+
+
+FAULTS += [
+    # eq (12)
+    fault("eq12", "alpha - 1 for alpha in eq (12)", "index",
+          replace_body(formulas.renyi_counts, _counts_with(order=lambda a: a - 1))),
+    fault("eq12", "eq (12) without its 2", "factor", replace_body(formulas.renyi_counts, _counts_with(two=1))),
+    fault("eq12", "log(n/m) for log((n+c)/(m+c))", "shift dropped",
+          replace_body(formulas.renyi_counts, _counts_with(shift=False))),
+    fault("eq12", "|log((n+c)/(m+c))| without the square", "exponent",
+          replace_body(formulas.renyi_counts, _counts_with(square=False))),
+]
+
+
 @claim("sec5.post", routes=["closed form alpha v(n) and atom mass Phi((log(c/(n+c)) + sigma^2)/sigma)",
-                            _grid.BALL_ROUTE + ": the released law's divergence (atom + density) and the "
+                            BALL_ROUTE + ": the released law's divergence (atom + density) and the "
                             "unclipped one, every case",
-                            _grid.BALL_CLOSED_ROUTE + ": the same divergences, every case",
-                            _grid.QUAD_ROUTE + ": the same divergences on the quick grid's cases (in full mode too)",
+                            BALL_CLOSED_ROUTE + ": the same divergences, every case",
+                            QUAD_ROUTE + ": the same divergences on the quick grid's cases (in full mode too)",
                             "exact pmf sums for the rounded integer laws",
                             "Monte Carlo of the atom (fraction of zeros), 5 s.e."])
 def postprocessing(check):
@@ -432,6 +492,28 @@ def released_divergence_below_the_budget(cert):
                         enclosed, decision.verdict, **decision.info)
 
 
+def _atom_with(k=1, swapped=False):
+    """Section 5's atom Phi((log(c/(n+c)) + k sigma^2)/sigma), or with (n+c)/c (swapped)."""
+    def body(ctx, n, c, sigma, drift=None):
+        s, c = ctx.convert(sigma), ctx.convert(c)
+        nc = ctx.convert(n) + c
+        return ctx.ncdf((ctx.log(nc / c if swapped else c / nc) + ctx.convert(k) * s * s) / s)
+    return body
+
+
+FAULTS += [
+    # postprocessing
+    fault("sec5.post", "atom Phi((log(c/(n+c)) - sigma^2)/sigma)", "sign",
+          replace_body(formulas.atom_mass, _atom_with(-1))),
+    fault("sec5.post", "atom with the mean-one drift: + sigma^2/2", "drift",
+          replace_body(formulas.atom_mass, _atom_with("1/2"))),
+    fault("sec5.post", "atom with log((n+c)/c)", "swapped arguments",
+          replace_body(formulas.atom_mass, _atom_with(swapped=True))),
+    fault("sec5.post", "v(n) 1 % too strong", "constant", scale(formulas.budget, "0.99")),
+    fault("sec5.post", "v(n+1) for v(n)", "index", offset_argument(formulas.budget, "n", 1)),
+]
+
+
 #: Section 5: the order of the remainder, log(1 + 1/(n-1+c)) = 1/n + O(n^-GAP_REMAINDER_ORDER)
 GAP_REMAINDER_ORDER = 2
 
@@ -475,6 +557,21 @@ def gap_decreasing_with_explicit_remainder(cert):
     cert.record(f"log(1+1/(n-1+c)) decreasing and = 1/n + O(n^-2), n = 1..{N}",
                 "same range check as thm3.1.iii / thm3.1.ii", None,
                 verdict_all([decreasing.verdict, remainder.verdict]), boxes=remainder.boxes)
+
+
+_HERE = sys.modules[__name__]
+
+
+FAULTS += [
+    # monotone gap
+    fault("sec5.mono", "log(1 + 1/(n+c)) for log(1 + 1/(n-1+c))", "index", offset_argument(formulas.log_gap, "n", 1)),
+    fault("sec5.mono", "2 log(1 + 1/(n-1+c)) (the square of v(n) read as a factor)", "factor",
+          scale(formulas.log_gap, 2)),
+    fault("sec5.mono", "leading term 1/n^2 for 1/n", "exponent",
+          replace_body(formulas.gap_leading, lambda ctx, n: 1 / ctx.convert(n) ** 2)),
+    fault("sec5.mono", "remainder O(n^-3) for O(n^-2)", "exponent", set_attribute(_HERE, "GAP_REMAINDER_ORDER", 3)),
+    fault("sec5.mono", "leading term 1/(2n)", "factor", scale(formulas.gap_leading, "1/2")),
+]
 
 
 def vector_budget(alpha, v, counts, neighbour):
@@ -539,96 +636,7 @@ def product_by_fubini(cert):
                         identical_factor=ball_str(identical), control=control.value)
 
 
-# ============================================================================================
-# Faults: plausible transcriptions of Section 5's formulas, each tied to the claim that must notice
-# ============================================================================================
-
-#: the cases each route computes today, per mode (quick, full): the coverage may not drop
-COVERAGE = {"eq11": {True: 12, False: 120},
-            "eq12": {True: 24, False: 2520},
-            "eq12 quadrature": {True: 24, False: 24},
-            "sec5.post": {True: 18, False: 73},
-            "sec5.post balls": {True: 48, False: 144}}
-
-
-def _renyi_with(order=None, two=2):
-    """eq (11) with alpha replaced by order(alpha) and 2 s^2 by (two) s^2."""
-    def body(ctx, alpha, mu, nu, s):
-        a = ctx.convert(alpha)
-        d = ctx.convert(mu) - ctx.convert(nu)
-        return (a if order is None else order(a)) * d * d / (ctx.convert(two) * ctx.convert(s) ** 2)
-    return body
-
-
-def _counts_with(order=None, two=2, shift=True, square=True):
-    """eq (12) with alpha replaced by order(alpha), 2 sigma^2 by (two) sigma^2, c dropped from
-    (n+c)/(m+c) (shift=False) or the log not squared (square=False)."""
-    def body(ctx, alpha, n, m, c, sigma):
-        n, m, a = ctx.convert(n), ctx.convert(m), ctx.convert(alpha)
-        gap = ctx.log1p((n - m) / (m + (ctx.convert(c) if shift else 0)))
-        s = ctx.convert(sigma)
-        return (a if order is None else order(a)) * (gap * gap if square else abs(gap)) / (ctx.convert(two) * s * s)
-    return body
-
-
-def _atom_with(k=1, swapped=False):
-    """Section 5's atom Phi((log(c/(n+c)) + k sigma^2)/sigma), or with (n+c)/c (swapped)."""
-    def body(ctx, n, c, sigma, drift=None):
-        s, c = ctx.convert(sigma), ctx.convert(c)
-        nc = ctx.convert(n) + c
-        return ctx.ncdf((ctx.log(nc / c if swapped else c / nc) + ctx.convert(k) * s * s) / s)
-    return body
-
-
-_HERE = sys.modules[__name__]
-FAULTS = [
-    # eq (10)
-    fault("eq10", "drift -sigma^2/2 in eq (10) (the mean-one drift)", "drift",
-          replace_body(formulas.log_mean, lambda ctx, n, c, sigma: ctx.log(ctx.convert(n) + ctx.convert(c))
-                       - ctx.convert(sigma) ** 2 / 2)),
-    fault("eq10", "log n for log(n+c)", "shift dropped",
-          replace_body(formulas.log_mean, lambda ctx, n, c, sigma: ctx.log(ctx.convert(n)) - ctx.convert(sigma) ** 2)),
-    fault("eq10", "log(n+1+c) for log(n+c)", "index", offset_argument(formulas.log_mean, "n", 1)),
-    fault("eq10", "variance sigma for sigma^2", "exponent",
-          replace_body(formulas.log_variance, lambda ctx, sigma: ctx.convert(sigma))),
-    fault("eq10", "drift -sigma^2/2 in eq (4), which eq (10) transcribes", "drift",
-          wrap_body(formulas.unclipped_release, lambda ctx, f, n, c, sigma, z, drift=None:
-                    f(ctx, n, c, sigma, z, -ctx.convert(sigma) ** 2 / 2 if drift is None else drift))),
-    # eq (11)
-    fault("eq11", "alpha - 1 for alpha in eq (11)", "index",
-          replace_body(formulas.renyi_equal_variance, _renyi_with(order=lambda a: a - 1))),
-    fault("eq11", "eq (11) without its 2", "factor", replace_body(formulas.renyi_equal_variance, _renyi_with(two=1))),
-    fault("eq11", "|mu - nu| for (mu - nu)^2", "exponent",
-          replace_body(formulas.renyi_equal_variance, lambda ctx, alpha, mu, nu, s: ctx.convert(alpha)
-                       * abs(ctx.convert(mu) - ctx.convert(nu)) / (2 * ctx.convert(s) ** 2))),
-    fault("eq11", "2 s for 2 s^2", "exponent",
-          replace_body(formulas.renyi_equal_variance, lambda ctx, alpha, mu, nu, s: ctx.convert(alpha)
-                       * (ctx.convert(mu) - ctx.convert(nu)) ** 2 / (2 * ctx.convert(s)))),
-    # eq (12)
-    fault("eq12", "alpha - 1 for alpha in eq (12)", "index",
-          replace_body(formulas.renyi_counts, _counts_with(order=lambda a: a - 1))),
-    fault("eq12", "eq (12) without its 2", "factor", replace_body(formulas.renyi_counts, _counts_with(two=1))),
-    fault("eq12", "log(n/m) for log((n+c)/(m+c))", "shift dropped",
-          replace_body(formulas.renyi_counts, _counts_with(shift=False))),
-    fault("eq12", "|log((n+c)/(m+c))| without the square", "exponent",
-          replace_body(formulas.renyi_counts, _counts_with(square=False))),
-    # postprocessing
-    fault("sec5.post", "atom Phi((log(c/(n+c)) - sigma^2)/sigma)", "sign",
-          replace_body(formulas.atom_mass, _atom_with(-1))),
-    fault("sec5.post", "atom with the mean-one drift: + sigma^2/2", "drift",
-          replace_body(formulas.atom_mass, _atom_with("1/2"))),
-    fault("sec5.post", "atom with log((n+c)/c)", "swapped arguments",
-          replace_body(formulas.atom_mass, _atom_with(swapped=True))),
-    fault("sec5.post", "v(n) 1 % too strong", "constant", scale(formulas.budget, "0.99")),
-    fault("sec5.post", "v(n+1) for v(n)", "index", offset_argument(formulas.budget, "n", 1)),
-    # monotone gap
-    fault("sec5.mono", "log(1 + 1/(n+c)) for log(1 + 1/(n-1+c))", "index", offset_argument(formulas.log_gap, "n", 1)),
-    fault("sec5.mono", "2 log(1 + 1/(n-1+c)) (the square of v(n) read as a factor)", "factor",
-          scale(formulas.log_gap, 2)),
-    fault("sec5.mono", "leading term 1/n^2 for 1/n", "exponent",
-          replace_body(formulas.gap_leading, lambda ctx, n: 1 / ctx.convert(n) ** 2)),
-    fault("sec5.mono", "remainder O(n^-3) for O(n^-2)", "exponent", set_attribute(_HERE, "GAP_REMAINDER_ORDER", 3)),
-    fault("sec5.mono", "leading term 1/(2n)", "factor", scale(formulas.gap_leading, "1/2")),
+FAULTS += [
     # product
     fault("sec5.product", "every coordinate adds its v (identical factors counted)", "other",
           set_attribute(_HERE, "vector_budget", lambda alpha, v, counts, neighbour:
@@ -639,98 +647,17 @@ FAULTS = [
     fault("sec5.product", "v(n) 1 % too strong", "constant", scale(formulas.budget, "0.99")),
     fault("sec5.product", "v(n) twice too weak", "factor", scale(formulas.budget, 2)),
 ]
-
-
-# ============================================================================================
-# Figures: v(n), relative error, D_alpha/alpha of the released law
-# ============================================================================================
+#: the cases each route computes today, per mode (quick, full): the coverage may not drop
+COVERAGE = {"eq11": {True: 12, False: 120},
+            "eq12": {True: 24, False: 2520},
+            "eq12 quadrature": {True: 24, False: 24},
+            "sec5.post": {True: 18, False: 73},
+            "sec5.post balls": {True: 48, False: 144}}
 
 
 def figures(settings):
-    from countdp.harness.plotting import new_figure, save
-    from countdp.laws.expectation import mc_abs_error, quad_expectation
-
-    paths = []
-    # (a) v(n) for c in {0.1, 1, 2} with an n^-2 guide
-    fig, ax = new_figure()
-    ns = np.unique(np.logspace(0, 6, 200).astype(np.int64))
-    for cc in (0.1, 1.0, 2.0):
-        mech = ShiftedLogGaussian(0.05, cc, r=0.1)
-        ax.loglog(ns, mech.v_array(ns), lw=1.6, label=f"$c = {cc:g}$")
-    mech = ShiftedLogGaussian(0.05, 1.0, r=0.1)
-    ax.loglog(ns, 1 / (2 * mech.sigma ** 2 * ns.astype(float) ** 2), "k--", lw=0.9,
-              label=r"$1/(2\sigma^2 n^2)$ at $c = 1$, eq (7)")
-    ax.set_xlabel(r"count $n$ (the edge $n-1 \leftrightarrow n$)")
-    ax.set_ylabel(r"$v(n)$")
-    ax.set_title(r"Budget $v(n)$, eqs (5)-(6): $r = 0.1$, $r_0 = 0.05$")
-    ax.grid(True, which="major", alpha=0.3)
-    ax.legend()
-    paths.append(save(fig, settings.figures_dir, "budget_v_of_n",
-                      claims=("thm3.1.ii", "thm3.1.iii", "sec5.mono"),
-                      caption="v(n) of eqs (5)-(6) for three shifts c, nonincreasing in n, against "
-                              "the leading term 1/(2 sigma^2 n^2) of eq (7)"))
-
-    # (b) relative error vs n: closed form, quadrature, Monte Carlo with interval, against r
-    fig, ax = new_figure()
-    r, r0, cc = 0.1, 0.05, 1.0
-    mech = ShiftedLogGaussian(r0, cc, r=r)
-    grid_n = [0, 1, 2, 3, 5, 10, 30, 100, 1000, 10**4, 10**6]
-    closed = [float(mech.expected_abs_error_released(n)) / max(n, 1) for n in grid_n]
-    quad = [float(quad_expectation(mech.released_law(n), lambda y, n=n: abs(y - n), breaks=[n] if n else [])[0])
-            / max(n, 1) for n in grid_n]
-    rng = settings.rng("figure-b")
-    mcs = [mc_abs_error(mech.released_law(n), n, rng, 200_000) for n in grid_n]
-    xs = np.array(grid_n, dtype=float)
-    ax.axhline(r, color="k", ls="--", lw=0.9, label=r"target $r$ of eq (2)")
-    ax.axhline(r0, color="grey", ls=":", lw=0.9, label=r"$r_0$")
-    ax.plot(xs, closed, "o-", label="exact (closed form)")
-    ax.plot(xs, quad, "x", ms=8, label="quadrature")
-    ax.errorbar(xs, [m.mean / max(n, 1) for m, n in zip(mcs, grid_n)],
-                yerr=[m.halfwidth / max(n, 1) for m, n in zip(mcs, grid_n)], fmt=".", capsize=3,
-                label="Monte Carlo (5 s.e.)")
-    ax.set_xscale("symlog", linthresh=1.0, linscale=0.6)  # n = 0 sits on the axis
-    ax.set_xlim(-0.2, 3e6)
-    ax.set_ylim(0, 0.115)
-    ax.set_xlabel(r"count $n$ (linear on $[0, 1]$, logarithmic above)")
-    ax.set_ylabel(r"$\mathrm{E}\,|\hat{x} - n|\;/\;\max(n, 1)$")
-    ax.set_title(r"Relative error of the release, Theorem 3.1(i): $r = 0.1$, $r_0 = 0.05$, $c = 1$")
-    ax.grid(True, which="major", alpha=0.3)
-    # between the r0 line (0.05) and the target line (0.1), clear of the data and both lines
-    ax.legend(loc="upper right", bbox_to_anchor=(1.0, 0.85), ncol=2, fontsize=8, framealpha=0.95)
-    paths.append(save(fig, settings.figures_dir, "relative_error", claims=("thm3.1.i", "eq9"),
-                      caption="E|xhat - n|/max(n, 1) of the released count by three routes, below "
-                              "r0 (n+c)/(1+c)/max(n,1) and the target r at every n, including n = 0"))
-
-    # (c) D_alpha/alpha of the released law vs alpha at several n, against v(n)
-    from matplotlib.lines import Line2D
-
-    fig, ax = new_figure(size=(7.0, 4.6))
-    mech = ShiftedLogGaussian(0.45, 0.1, r=0.9)
-    alphas = np.logspace(np.log10(1.01), 2, 14)
-    cols = ("C0", "C1", "C2", "C3")
-    with mpmath.workdps(20):
-        for n, col in zip((1, 2, 10, 100), cols):
-            vals = [float(renyi(mech.released_law(n - 1), mech.released_law(n), a, method="ball").value) / a for a in alphas]
-            rev = [float(renyi(mech.released_law(n), mech.released_law(n - 1), a, method="ball").value) / a for a in alphas]
-            ax.axhline(mech.v(n), color=col, lw=2.5, alpha=0.25, zorder=1)
-            ax.loglog(alphas, vals, "-", color=col, lw=1.6, zorder=3)
-            ax.loglog(alphas, rev, "o", color=col, mfc="white", ms=4.5, mew=1.2, zorder=4)
-    ax.set_xlabel(r"order $\alpha$")
-    ax.set_ylabel(r"$D_\alpha / \alpha$")
-    ax.set_title(r"Released law, $r_0 = 0.45$, $c = 0.1$: $D_\alpha/\alpha \leq v(n)$ in both directions")
-    ax.grid(True, which="major", alpha=0.3)
-    counts = [Line2D([], [], color=col, lw=3, label=f"$n = {n}$") for n, col in zip((1, 2, 10, 100), cols)]
-    styles = [Line2D([], [], color="k", lw=1.6, label=r"forward $D_\alpha(P_{n-1} \| P_n)/\alpha$"),
-              Line2D([], [], color="k", ls="", marker="o", mfc="white", label=r"reverse $D_\alpha(P_n \| P_{n-1})/\alpha$"),
-              Line2D([], [], color="k", lw=2.5, alpha=0.25, label=r"$v(n)$, eqs (5)-(6)")]
-    first = ax.legend(handles=counts, loc="lower left", fontsize=8, title="edge")
-    ax.add_artist(first)
-    ax.legend(handles=styles, loc="lower center", fontsize=8, bbox_to_anchor=(0.55, 0.0))
-    paths.append(save(fig, settings.figures_dir, "released_renyi_over_alpha",
-                      claims=("thm3.1.ii", "sec5.post"),
-                      caption="D_alpha/alpha of the released laws in both directions against v(n): "
-                              "the reverse direction sits on v(n), clipping lowers the forward one"))
-    return paths
+    """This script's figures (made by figures/sec5_divergence.py)."""
+    return plots.make(settings)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
-"""Section 6 (first half) of the paper: pathwise group privacy and the two-count lower bound.
+"""Section 6.1 of the paper: the two-count lower bound.
 
-Claims lem6.1 (a chain of k edges costs alpha k^2 rho), prop6.2 (eq 14 for every n and its
-liminf (15)), prop6.2.steps (the proof's algebra, Markov, total-variation, KL and Pinsker steps,
-measured on three concrete admissible mechanisms).
+Claims prop6.2 (eq 14 for every n and its liminf (15)) and prop6.2.steps (the proof's algebra,
+Markov, total-variation, KL and Pinsker steps, measured on three concrete admissible
+mechanisms).  The group privacy it applies (Lemma 6.1) is checked in sec6_group_privacy.py.
 
-``FAULTS`` lists the transcription mistakes each check must catch (``countdp faults``).
+Each claim's block ends with its ``FAULTS``: the transcription mistakes its check must catch
+(``countdp faults``).
 """
 
 import math
@@ -13,19 +14,16 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-from flint import fmpq
 
 from countdp import formulas
 from countdp.arb.lower_bounds import (certify_markov_sum_at_partner, certify_markov_sum_bound,
-                                      certify_two_count_bound, gaussian_chain_divergence,
-                                      log_gaussian_chain_divergence, ratio_excess_identity)
-from countdp.arb.verdicts import control_verdict, decide_contains, decide_le, decide_lt, verdict_all
+                                      certify_two_count_bound, ratio_excess_identity)
 from countdp.divergence.information import total_variation
 from countdp.formulas.lower_bounds import TWO_COUNT_BOUND_FP_RTOL, exact_partner
 from countdp.divergence.renyi import kl, renyi
 from countdp.harness.claims import certificate, claim
 from countdp.harness.faults import fault, offset_argument, replace_body, scale
-from countdp.laws import FinitePmf, Gaussian, MixedLaw
+from countdp.laws import FinitePmf, MixedLaw
 from countdp.laws.moments import expected_distance, probability_at_most
 from countdp.laws.reference import Laplace
 from countdp.mechanisms import ShiftedLogGaussian
@@ -33,10 +31,10 @@ from countdp.mechanisms.log_laplace import LogLaplaceMechanism
 from countdp.numerics.contexts import exact
 from countdp.numerics.tolerance import working_precision
 
-TITLE = "Section 6.1: pathwise group privacy (Lemma 6.1) and the two-count bound (Proposition 6.2)"
+from _common import PREC, R
 
-R = Fraction(1, 10)  # the paper's running example, exactly
-PREC = 53  # Arb precision of the certificates; closed forms compared with integrals at PREC + 64
+TITLE = "Section 6.1: the two-count bound (Proposition 6.2)"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 
 def mechanisms(r):
@@ -48,174 +46,6 @@ def mechanisms(r):
         "shifted log-Gaussian r0=0.9r c=0.25": ShiftedLogGaussian(0.9 * rf, 0.25, r=rf),
         "log-Laplace r0=r/2 c=1": LogLaplaceMechanism(rf / 2, 1, r=rf),
     }
-
-
-# ---------------------------------------------------------------------------------------------
-# Lemma 6.1
-# ---------------------------------------------------------------------------------------------
-
-GAUSS_CHAINS = [(1.0, 0.25), (0.5, 1.0)]  # (s, delta): P_j = N(j delta, s^2), exact binary deltas
-
-
-#: the renyi engines of lem6.1's routes (:func:`countdp.divergence.renyi.renyi` methods)
-BALL, BALL_CLOSED, QUAD = "ball", "ball-closed", "quadrature"
-
-
-def _edge_budget(check, s, delta, alphas):
-    """The budget rho of one edge N(0, s^2) -> N(delta, s^2), measured: the largest
-    D_alpha / alpha over the orders and both directions, by the acb.integral ball (eq 11 is not
-    used, so the chain is compared with a budget found independently of any closed form).  A
-    Gaussian edge has the same D_alpha / alpha at every order (it is exactly rho-zCDP).  Returns
-    (rho, error)."""
-    vals = []
-    for alpha in alphas:
-        for P, Q in ((Gaussian(0, s), Gaussian(delta, s)), (Gaussian(delta, s), Gaussian(0, s))):
-            d = renyi(P, Q, alpha, method=BALL)
-            vals.append((d.value / alpha, d.error / alpha))
-    rho = max(v for v, _ in vals)
-    err = max(e for _, e in vals)
-    check.compare({"chain": "Gaussian", "sigma": s, "delta": delta, "edge": "one",
-                   "alphas": str(list(alphas))}, rho - min(v for v, _ in vals), "<=", 0, tol=2 * err,
-                  route="one edge: D_alpha / alpha the same at every order and direction (Arb ball, acb.integral)")
-    return rho, err
-
-
-def _gaussian_chains(check):
-    """The equality case: D_alpha(N(0, s^2) || N(k delta, s^2)) = alpha k^2 rho in both
-    directions, rho the budget of one edge measured by the acb.integral ball; the ball against
-    the closed form eq (11) and the second Arb algorithm (closed form in Phi) at every case, and
-    mpmath quadrature against the ball on the quick grid's cases (in full mode too).  Returns the
-    largest |D_alpha - alpha k^2 rho| and the measured budget of the first chain."""
-    ks = [1, 3] if check.quick else [1, 2, 3, 5, 10]
-    alphas = [2.0] if check.quick else [1.5, 2.0, 8.0]
-    chains = GAUSS_CHAINS[:1] if check.quick else GAUSS_CHAINS
-    worst, first = mpmath.mpf(0), None
-    for s, delta in chains:
-        rho, rho_err = _edge_budget(check, s, delta, alphas)
-        first = first or (rho, rho_err)
-        for k in ks:
-            for alpha in alphas:
-                bound = formulas.group_privacy_bound(alpha, k, rho)
-                for direction, (P, Q) in {"forward": (Gaussian(0, s), Gaussian(k * delta, s)),
-                                          "reverse": (Gaussian(k * delta, s), Gaussian(0, s))}.items():
-                    closed = renyi(P, Q, alpha, method="closed")
-                    ball = renyi(P, Q, alpha, method=BALL)
-                    other = renyi(P, Q, alpha, method=BALL_CLOSED)
-                    tol = ball.error + formulas.group_privacy_bound(alpha, k, rho_err)
-                    p = {"chain": "Gaussian", "sigma": s, "delta": delta, "k": k, "alpha": alpha,
-                         "direction": direction}
-                    check.compare(p, ball.value, "==", closed.value, tol=ball.error,
-                                  route="Arb ball (acb.integral) vs closed form eq (11)")
-                    check.compare(p, ball.value, "==", other.value, tol=ball.error + other.error,
-                                  route="Arb balls: acb.integral vs closed form in Phi (two algorithms)")
-                    if (s, delta) in GAUSS_CHAINS[:1] and k in (1, 3) and alpha == 2.0:  # the quick grid's
-                        quad = renyi(P, Q, alpha, method=QUAD)
-                        check.compare(p, quad.value, "==", closed.value, tol=quad.error,
-                                      route="quadrature vs closed form")
-                        check.compare(p, quad.value, "==", ball.value, tol=quad.error + ball.error,
-                                      route="mpmath quadrature vs Arb ball (acb.integral)")
-                    check.compare(p, ball.value, "<=", bound, tol=tol,
-                                  route="Arb ball vs alpha k^2 rho (rho: one edge, by the Arb ball)")
-                    check.compare(p, ball.value, "==", bound, tol=tol, route="equality for the Gaussian")
-                    worst = max(worst, abs(ball.value - bound))
-    return worst, first
-
-
-def _released_chains(check):
-    """The released shifted log-Gaussian mechanism (clipped at 0): a non-Gaussian chain; returns
-    the ratios D_alpha / (alpha k^2 v(n+1)) with their cases.  D_alpha by the acb.integral ball
-    (against the closed form in Phi at every case, mpmath quadrature on the quick grid's)."""
-    mechs = [(ShiftedLogGaussian(0.05, 1, r=0.1), "r0=0.05 c=1")]
-    if not check.quick:
-        mechs.append((ShiftedLogGaussian(0.45, 0.25, r=0.5), "r0=0.45 c=0.25"))
-    quick_cases = [(1, 2, 2.0), (20, 5, 8.0)]
-    cases = quick_cases if check.quick else [(1, 2, 2.0), (1, 3, 8.0), (5, 3, 2.0), (20, 5, 8.0), (50, 10, 1.5)]
-    ratios = []
-    for i, (mech, label) in enumerate(mechs):
-        for n, k, alpha in cases:
-            rho = mech.mp_v(n + 1)  # edges n+1, ..., n+k: v nonincreasing, so max is v(n+1)
-            P, Q = mech.released_law(n), mech.released_law(n + k)
-            for direction, (A, Bq) in {"forward": (P, Q), "reverse": (Q, P)}.items():
-                d = renyi(A, Bq, alpha, method=BALL)
-                other = renyi(A, Bq, alpha, method=BALL_CLOSED)
-                p = {"mechanism": label, "n": n, "k": k, "alpha": alpha, "direction": direction}
-                check.compare(p, d.value, "==", other.value, tol=d.error + other.error,
-                              route="Arb balls: acb.integral vs closed form in Phi (two algorithms)")
-                if i == 0 and (n, k, alpha) in quick_cases:
-                    quad = renyi(A, Bq, alpha, method=QUAD)
-                    check.compare(p, quad.value, "==", d.value, tol=quad.error + d.error,
-                                  route="mpmath quadrature vs Arb ball (acb.integral)")
-                bound = formulas.group_privacy_bound(alpha, k, rho)
-                check.compare(p, d.value, "<=", bound, tol=d.error,
-                              route="released-law Arb ball vs alpha k^2 v(n+1)")
-                check.compare(p, d.value, "<=", formulas.group_privacy_bound(alpha, k, mech.mp_v(n)),
-                              tol=d.error, route="released-law Arb ball vs alpha k^2 v(n) (as used in Prop 6.2)")
-                ratios.append((d.value / bound, label, n, k, alpha, direction))
-    return ratios
-
-
-@claim("lem6.1", routes=[
-    "closed form eq (11) of D_alpha for the Gaussian chain (renyi method='closed')",
-    "Arb ball by acb.integral of the densities as written plus proven tails (and the atoms) "
-    "(renyi method='ball'), every case",
-    "Arb ball by the closed form in Phi, a second Arb algorithm (renyi method='ball-closed'), every case",
-    "mpmath tanh-sinh quadrature from the densities and atoms, an integrator outside Arb "
-    "(renyi method='quadrature'), on the quick grid's cases (in full mode too)",
-    "the lemma's bound alpha k^2 rho, rho = the largest edge budget on the chain (for the Gaussian "
-    "chain: one edge's D_alpha / alpha measured by the acb.integral ball, not eq (11))"])
-def pathwise_group_privacy(check):
-    worst_gauss, (rho, rho_err) = _gaussian_chains(check)
-    ratios = _released_chains(check)
-    lo = min(ratios, key=lambda t: t[0])
-    hi = max(ratios, key=lambda t: t[0])
-    check.finding(what="D_alpha(released) / (alpha k^2 v(n+1)) over the mechanism cases",
-                  smallest=lo[0], at_smallest=str(lo[1:]), largest=hi[0], at_largest=str(hi[1:]))
-    # negative control: the linear rule alpha k rho, on the Gaussian chain where the lemma is tight
-    s, delta = GAUSS_CHAINS[0]
-    d = renyi(Gaussian(0, s), Gaussian(3 * delta, s), 2.0, method=BALL)
-    check.control("linear group privacy alpha k rho instead of alpha k^2 rho (Gaussian, k = 3, alpha = 2)",
-                  d.value, "<=", formulas.group_privacy_bound(2.0, 3, rho) / 3,
-                  tol=d.error + formulas.group_privacy_bound(2.0, 3, rho_err))
-    check.slack(f"Gaussian chains: |D_alpha - alpha k^2 rho| <= {mpmath.nstr(worst_gauss, 3)} (equality); "
-                f"released mechanism: D_alpha / (alpha k^2 v(n+1)) in [{mpmath.nstr(lo[0], 4)}, "
-                f"{mpmath.nstr(hi[0], 4)}]")
-
-
-ENC = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"
-
-
-@certificate("lem6.1", scope="instance")
-def chains_attain_the_bound(cert):
-    """Equal-variance Gaussian chains attain alpha k^2 rho (certified integrals), and the
-    mechanism's log-space chains sit strictly below alpha k^2 v(n+1) while enclosing eq (12)."""
-    r0, c = fmpq(1, 4), 1
-    with cert.precision(PREC + 64):
-        s_hp = formulas.sigma.ball(r0, c)
-    with cert.precision(PREC):
-        s = formulas.sigma.ball(r0, c)
-        shift = fmpq(1, 2)
-        rho = formulas.renyi_equal_variance.ball(1, 0, shift, 1)  # per edge, N(0, 1) chain
-        for alpha in (2, 10):
-            for k in ((2, 5) if cert.quick else (2, 3, 5)):
-                D = gaussian_chain_divergence(alpha, k, shift, 1)
-                bound = formulas.group_privacy_bound.ball(alpha, k, rho)
-                ctrl = decide_le(D, bound / k)
-                cert.record(f"D_alpha(N(0,1)||N(k/2,1)), alpha={alpha}, k={k}",
-                            "chain of k edges each alpha rho (rho = shift^2/(2s^2), eq 11): "
-                            "certified integral of p^alpha q^(1-alpha) encloses alpha k^2 "
-                            "rho (the bound is attained); " + ENC + "; control: the "
-                            "linear-in-k bound alpha k rho is PROVED_FALSE (balls separate)",
-                            D, verdict_all([decide_contains(D, bound), control_verdict(ctrl)]),
-                            control=ctrl.value, rhs=bound)
-        for alpha, n, k in ((2, 1, 2), (2, 10, 5)) + (() if cert.quick else ((10, 5, 3), (2, 100, 10))):
-            D = log_gaussian_chain_divergence(alpha, n, k, c, s)
-            bound = formulas.group_privacy_bound.ball(alpha, k, formulas.budget.ball(n + 1, s, c))
-            with cert.precision(PREC + 64):
-                rhs = formulas.renyi_counts.ball(alpha, n, n + k, c, s_hp)
-            cert.record(f"mechanism chain D_alpha(U_n||U_(n+k)), alpha={alpha}, n={n}, k={k}",
-                        "certified D (log-space Gaussians) encloses eq (12) and is "
-                        "strictly below alpha k^2 max_j v(n+j) = alpha k^2 v(n+1) (separated)",
-                        D, verdict_all([decide_lt(D, bound), decide_contains(D, rhs)]), bound=bound)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -463,6 +293,52 @@ def budget_above_two_count_bound(cert):
         cert.record(f"v(n) >= eq14 bound, r={rr}, r0=r/2, c=1, n = 1..{N}",
                     "ball v(n) >= exact rational bound; n^2 bound <= eq15 limit",
                     None, res.verdict, boxes=res.boxes)
+
+
+def _two_count_bound_miscopied(keep_n=True, power=2):
+    """eq (14) rewritten with the gap ceil(C_r n) - n (or, wrongly, ceil(C_r n)) and (1 - r)^power."""
+    def body(ctx, n, r):
+        m = exact_partner(ctx, n, r)
+        gap = ctx.convert(m - n if keep_n else m)
+        try:
+            num = ctx.convert((1 - exact.convert(r)) ** power)
+        except TypeError:
+            num = (1 - ctx.convert(r)) ** power
+        return num / (2 * gap * gap)
+    return body
+
+
+def _two_count_limit_miscopied(power=6, sixteen_eights=128, r_power=2):
+    def body(ctx, r):
+        r = ctx.convert(r)
+        return (1 - r) ** power / (sixteen_eights * r ** r_power * (1 + r) ** 2)
+    return body
+
+
+FAULTS += [
+    # Proposition 6.2: eqs (14) and (15)
+    fault("prop6.2", "eq (14) twice too strong", "factor", scale(formulas.two_count_bound, 2)),
+    fault("prop6.2", "eq (14) 100x too strong", "factor", scale(formulas.two_count_bound, 100)),
+    fault("prop6.2", "C_r with 3r -> 2r", "constant",
+          replace_body(formulas.two_count_ratio_root, lambda ctx, r:
+                       (1 + 2 * ctx.convert(r)) / (1 - ctx.convert(r)))),
+    fault("prop6.2", "C_r without its square", "exponent",
+          replace_body(formulas.two_count_ratio, lambda ctx, r: formulas.two_count_ratio_root(ctx, r))),
+    fault("prop6.2", "m = floor(C_r n) for ceil(C_r n)", "index",
+          replace_body(formulas.two_count_partner, lambda ctx, n, r:
+                       ctx.floor(formulas.two_count_ratio(ctx, r) * n))),
+    fault("prop6.2", "ceil(C_r n) - n -> ceil(C_r n) in eq (14)", "dropped term",
+          replace_body(formulas.two_count_bound, _two_count_bound_miscopied(keep_n=False))),
+    fault("prop6.2", "(1 - r)^2 -> (1 - r) in eq (14)", "exponent",
+          replace_body(formulas.two_count_bound, _two_count_bound_miscopied(power=1))),
+    fault("prop6.2", "n - 1 for n in eq (14)", "index", offset_argument(formulas.two_count_bound, "n", -1)),
+    fault("prop6.2", "eq (15) with 128 -> 64", "factor",
+          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(sixteen_eights=64))),
+    fault("prop6.2", "eq (15) with (1-r)^6 -> (1-r)^4", "exponent",
+          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(power=4))),
+    fault("prop6.2", "eq (15) with r^2 -> r", "exponent",
+          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(r_power=1))),
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -736,63 +612,7 @@ def markov_step_is_certified(cert):
                     "exact identity + signs decided on r-boxes", None, res.verdict, boxes=res.boxes)
 
 
-# ---------------------------------------------------------------------------------------------
-# Faults: plausible transcription mistakes each check must catch
-# ---------------------------------------------------------------------------------------------
-
-
-def _two_count_bound_miscopied(keep_n=True, power=2):
-    """eq (14) rewritten with the gap ceil(C_r n) - n (or, wrongly, ceil(C_r n)) and (1 - r)^power."""
-    def body(ctx, n, r):
-        m = exact_partner(ctx, n, r)
-        gap = ctx.convert(m - n if keep_n else m)
-        try:
-            num = ctx.convert((1 - exact.convert(r)) ** power)
-        except TypeError:
-            num = (1 - ctx.convert(r)) ** power
-        return num / (2 * gap * gap)
-    return body
-
-
-def _two_count_limit_miscopied(power=6, sixteen_eights=128, r_power=2):
-    def body(ctx, r):
-        r = ctx.convert(r)
-        return (1 - r) ** power / (sixteen_eights * r ** r_power * (1 + r) ** 2)
-    return body
-
-
-FAULTS = [
-    # Lemma 6.1: alpha k^2 rho
-    fault("lem6.1", "alpha k rho for alpha k^2 rho (linear group privacy)", "exponent",
-          replace_body(formulas.group_privacy_bound, lambda ctx, alpha, k, rho:
-                       ctx.convert(alpha) * ctx.convert(k) * ctx.convert(rho))),
-    fault("lem6.1", "k^2 rho without alpha", "factor",
-          replace_body(formulas.group_privacy_bound, lambda ctx, alpha, k, rho:
-                       ctx.convert(k) ** 2 * ctx.convert(rho))),
-    fault("lem6.1", "k + 1 edges for k", "index", offset_argument(formulas.group_privacy_bound, "k", 1)),
-    fault("lem6.1", "alpha k^2 rho twice too large", "factor", scale(formulas.group_privacy_bound, 2)),
-    # Proposition 6.2: eqs (14) and (15)
-    fault("prop6.2", "eq (14) twice too strong", "factor", scale(formulas.two_count_bound, 2)),
-    fault("prop6.2", "eq (14) 100x too strong", "factor", scale(formulas.two_count_bound, 100)),
-    fault("prop6.2", "C_r with 3r -> 2r", "constant",
-          replace_body(formulas.two_count_ratio_root, lambda ctx, r:
-                       (1 + 2 * ctx.convert(r)) / (1 - ctx.convert(r)))),
-    fault("prop6.2", "C_r without its square", "exponent",
-          replace_body(formulas.two_count_ratio, lambda ctx, r: formulas.two_count_ratio_root(ctx, r))),
-    fault("prop6.2", "m = floor(C_r n) for ceil(C_r n)", "index",
-          replace_body(formulas.two_count_partner, lambda ctx, n, r:
-                       ctx.floor(formulas.two_count_ratio(ctx, r) * n))),
-    fault("prop6.2", "ceil(C_r n) - n -> ceil(C_r n) in eq (14)", "dropped term",
-          replace_body(formulas.two_count_bound, _two_count_bound_miscopied(keep_n=False))),
-    fault("prop6.2", "(1 - r)^2 -> (1 - r) in eq (14)", "exponent",
-          replace_body(formulas.two_count_bound, _two_count_bound_miscopied(power=1))),
-    fault("prop6.2", "n - 1 for n in eq (14)", "index", offset_argument(formulas.two_count_bound, "n", -1)),
-    fault("prop6.2", "eq (15) with 128 -> 64", "factor",
-          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(sixteen_eights=64))),
-    fault("prop6.2", "eq (15) with (1-r)^6 -> (1-r)^4", "exponent",
-          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(power=4))),
-    fault("prop6.2", "eq (15) with r^2 -> r", "exponent",
-          replace_body(formulas.two_count_limit, _two_count_limit_miscopied(r_power=1))),
+FAULTS += [
     # Proposition 6.2: the proof's steps
     fault("prop6.2.steps", "Markov sum r(q+1)/(q-1) -> r(q+1)/(q+1)", "sign",
           replace_body(formulas.markov_sum, lambda ctx, r, q:

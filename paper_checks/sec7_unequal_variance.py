@@ -41,7 +41,11 @@ from countdp.mechanisms.unequal_variance import UnequalVarianceGaussian
 from countdp.numerics.contexts import Context
 from countdp.numerics.rational import mpf_at_least, mpf_below, to_fraction
 
+from _common import PREC, ENCLOSED
+from figures import sec7_unequal_variance as plots
+
 TITLE = "Section 7: the unequal-variance Gaussian fails the definition (Lemma 7.1, eq 35)"
+FAULTS = []  # the fault catalogue: each claim block below adds its own faults
 
 # (label, mu_P, s_P, mu_Q, s_Q); s_P^2 - s_Q^2 divides a power of two times s_P^2, so the
 # threshold s_P^2/(s_P^2 - s_Q^2) is a dyadic rational: exactly representable, so "at the
@@ -53,7 +57,6 @@ N_BISECT_QUICK = [1, 2, 3, 4, 5, 7, 10, 20, 50, 100, 200, 500, 1000]
 N_ENGINE_QUICK = [1, 1000]
 N_ENGINE_FULL = [1, 2, 3, 10, 100, 1000]
 CONVERGED = mpmath.mpf("1e-20")           # "the truncated integrals have converged": R(T)/I(T) <= this
-PREC = 53                                  # Arb precision of the certificates (closed forms at PREC + 64)
 
 
 def _mp(x):
@@ -271,7 +274,6 @@ def _divergent_side(check, t, P, Q, alpha, p, closed, engine, label, quad):
         f"T={fmt(T, 4)}: log I={fmt(v, 6)}" for T, v in seq))
 
 
-ENC = "closed form inside the certified enclosure (that is what PROVED_TRUE means here)"
 FINITE_CASES = [(2, 0, 1, 1, fmpq(6, 5)), (fmpq(3, 2), 0, 1, fmpq(1, 2), fmpq(4, 5)),
                 (10, 1, 1, 0, 2), (fmpq(17, 10), 3, fmpq(3, 2), 2, 1)]       # (alpha, mu_P, s_P, mu_Q, s_Q)
 DIVERGENT_CASES = [(3, 0, 2, 1, fmpq(3, 2)), (fmpq(9, 5), 3, fmpq(3, 2), 2, 1), (2, 2, 1, 1, fmpq(1, 2))]
@@ -301,7 +303,7 @@ def finite_side_integral_encloses_the_closed_form(cert):
                                                                               case[4], case[0]),
                         "margin alpha s_Q^2 + (1-alpha) s_P^2 > 0 (exact); certified integral "
                         "of p^alpha q^(1-alpha) (tails (Q+)) encloses exp((alpha-1) D) with "
-                        "the closed-form D; " + ENC + "; control: D without the "
+                        "the closed-form D; " + ENCLOSED + "; control: D without the "
                         "log(s_Q^2/s_a^2) term excluded", enc.integral, vd, D=ball_str(enc.divergence),
                         margin=str(margin), control=ctrl.value)
 
@@ -325,6 +327,52 @@ def divergent_side_truncations_grow(cert):
                         "the detail; a lower bound, so no enclosure is reported)",
                         None, res.verdict, boxes=res.boxes,
                         last_lower_bound=ball_str(last) if last is not None else "", **res.extra)
+
+
+def _miscopied_divergence(log_ratio=1, spread=True, over_alpha_minus_1=True, mean_alpha=True):
+    """A body for Lemma 7.1's divergence log(s_Q/s_P) + log(s_Q^2/s_a^2)/(2(alpha-1))
+    + alpha (mu_P-mu_Q)^2/(2 s_a^2) with one part miscopied."""
+    def body(ctx, alpha, mu_p, s_p, mu_q, s_q):
+        a = ctx.convert(alpha)
+        mu_p, s_p, mu_q, s_q = (ctx.convert(x) for x in (mu_p, s_p, mu_q, s_q))
+        s_a2 = formulas.gaussian_renyi_margin(ctx, a, s_p, s_q)
+        out = log_ratio * ctx.log(s_q / s_p) + (a if mean_alpha else 1) * (mu_p - mu_q) ** 2 / (2 * s_a2)
+        if spread:
+            out = out + ctx.log(s_q ** 2 / s_a2) / (2 * (a - 1) if over_alpha_minus_1 else 2)
+        return out
+    return body
+
+
+def _margin(sq_weight=1, power=2):
+    """A body for eq (34)'s margin alpha s_Q^2 + (1 - alpha) s_P^2 miscopied: the sign of (1 - alpha)
+    (``sq_weight`` -1) or the power of the scales."""
+    def body(ctx, alpha, s_p, s_q):
+        a, s_p, s_q = ctx.convert(alpha), ctx.convert(s_p), ctx.convert(s_q)
+        return a * s_q ** power + sq_weight * (1 - a) * s_p ** power
+    return body
+
+
+FAULTS += [
+    fault("lem7.1", "eq (34) with s_P and s_Q swapped: alpha s_P^2 + (1-alpha) s_Q^2", "swapped arguments",
+          swap_arguments(formulas.gaussian_renyi_margin, "s_p", "s_q")),
+    fault("lem7.1", "finite iff the margin of eq (34) is >= 0 (the equality case taken as finite)", "inequality",
+          set_attribute(__name__, "eq34_finite", lambda margin: margin >= 0)),
+    fault("lem7.1", "eq (34) with (alpha - 1) for (1 - alpha)", "sign",
+          replace_body(formulas.gaussian_renyi_margin, _margin(sq_weight=-1))),
+    fault("lem7.1", "eq (34) with the scales for the variances: alpha s_Q + (1-alpha) s_P", "exponent",
+          replace_body(formulas.gaussian_renyi_margin, _margin(power=1))),
+    fault("lem7.1", "D without its log(s_Q^2/s_a^2)/(2(alpha-1)) term", "dropped term",
+          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(spread=False))),
+    fault("lem7.1", "D with log(s_Q^2/s_a^2)/2: the 1/(alpha-1) factor dropped", "factor",
+          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(over_alpha_minus_1=False))),
+    fault("lem7.1", "D with log(s_P/s_Q) for log(s_Q/s_P)", "sign",
+          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(log_ratio=-1))),
+    fault("lem7.1", "D's mean term without its alpha: (mu_P - mu_Q)^2/(2 s_a^2)", "factor",
+          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(mean_alpha=False))),
+    fault("lem7.1", "threshold s_P^2/(s_P^2 + s_Q^2) for s_P^2/(s_P^2 - s_Q^2)", "sign",
+          replace_body(formulas.gaussian_renyi_threshold,
+                       lambda ctx, s_p, s_q: ctx.convert(s_p) ** 2 / (ctx.convert(s_p) ** 2 + ctx.convert(s_q) ** 2))),
+]
 
 
 @claim("sec7.boundary", routes=[
@@ -412,6 +460,29 @@ def boundary_law_has_mass_where_delta0_has_none(cert):
                         "alpha > 1 (the density ratio is infinite on a set of positive "
                         "X_1-mass); likewise D_alpha(X_0||X_1) = inf ({0} has X_1-mass 0)",
                         mass.enclosure, vd, lower_bound=ball_str(mass.lower), scale_at_0=str(s0))
+
+
+_EQ33_LAW = UnequalVarianceGaussian.law
+
+
+def _x0_is_delta1(self, n):
+    """eq (33)'s law with the boundary point mass put at 1 (the fault "X_0 = delta_1")."""
+    return PointMass(1) if n == 0 else _EQ33_LAW(self, n)
+
+
+FAULTS += [
+    fault("sec7.boundary", "X_0 = delta_1 (the edge's other end) for delta_0", "index",
+          set_attribute(UnequalVarianceGaussian, "law", _x0_is_delta1)),
+    fault("sec7.boundary", "eq (33)'s scale r for r n (X_0 = N(0, r^2), not delta_0)", "exponent",
+          replace_body(formulas.unequal_variance_scale, lambda ctx, n, r: ctx.convert(r))),
+    fault("sec7.boundary", "eq (33)'s variance r^2 n^2 taken as the scale (X_1 = N(1, r^4))", "exponent",
+          replace_body(formulas.unequal_variance_scale, lambda ctx, n, r: (ctx.convert(r) * ctx.convert(n)) ** 2)),
+    fault("sec7.boundary", "P(X_1 > 0) = Phi(-1/r), the mass below 0", "sign",
+          replace_body(formulas.normal_mass_above,
+                       lambda ctx, mu, s, x0: ctx.ncdf((ctx.convert(x0) - ctx.convert(mu)) / ctx.convert(s)))),
+    fault("sec7.boundary", "P(X_1 > 0) taken as 0 (X_1 read as the point mass at 0)", "other",
+          replace_body(formulas.normal_mass_above, lambda ctx, mu, s, x0: ctx.convert(0))),
+]
 
 
 def finite_by_eq35(alpha, n) -> bool:
@@ -697,79 +768,11 @@ def threshold_is_where_the_margin_vanishes(cert):
                 "in n " + identity.value, None, verdict_all([res.verdict, identity]), boxes=res.boxes)
 
 
-# --------------------------------------------------------------------------------------------
-# The fault catalogue: plausible miscopies of Lemma 7.1, eq (33) and eq (35), each of which the
-# claim's check must notice
-
-
-def _miscopied_divergence(log_ratio=1, spread=True, over_alpha_minus_1=True, mean_alpha=True):
-    """A body for Lemma 7.1's divergence log(s_Q/s_P) + log(s_Q^2/s_a^2)/(2(alpha-1))
-    + alpha (mu_P-mu_Q)^2/(2 s_a^2) with one part miscopied."""
-    def body(ctx, alpha, mu_p, s_p, mu_q, s_q):
-        a = ctx.convert(alpha)
-        mu_p, s_p, mu_q, s_q = (ctx.convert(x) for x in (mu_p, s_p, mu_q, s_q))
-        s_a2 = formulas.gaussian_renyi_margin(ctx, a, s_p, s_q)
-        out = log_ratio * ctx.log(s_q / s_p) + (a if mean_alpha else 1) * (mu_p - mu_q) ** 2 / (2 * s_a2)
-        if spread:
-            out = out + ctx.log(s_q ** 2 / s_a2) / (2 * (a - 1) if over_alpha_minus_1 else 2)
-        return out
-    return body
-
-
-def _margin(sq_weight=1, power=2):
-    """A body for eq (34)'s margin alpha s_Q^2 + (1 - alpha) s_P^2 miscopied: the sign of (1 - alpha)
-    (``sq_weight`` -1) or the power of the scales."""
-    def body(ctx, alpha, s_p, s_q):
-        a, s_p, s_q = ctx.convert(alpha), ctx.convert(s_p), ctx.convert(s_q)
-        return a * s_q ** power + sq_weight * (1 - a) * s_p ** power
-    return body
-
-
-_EQ33_LAW = UnequalVarianceGaussian.law
-
-
-def _x0_is_delta1(self, n):
-    """eq (33)'s law with the boundary point mass put at 1 (the fault "X_0 = delta_1")."""
-    return PointMass(1) if n == 0 else _EQ33_LAW(self, n)
-
-
 def _threshold(body):
     return replace_body(formulas.unequal_variance_threshold, lambda ctx, n: body(ctx.convert(n)))
 
 
-FAULTS = [
-    fault("lem7.1", "eq (34) with s_P and s_Q swapped: alpha s_P^2 + (1-alpha) s_Q^2", "swapped arguments",
-          swap_arguments(formulas.gaussian_renyi_margin, "s_p", "s_q")),
-    fault("lem7.1", "finite iff the margin of eq (34) is >= 0 (the equality case taken as finite)", "inequality",
-          set_attribute(__name__, "eq34_finite", lambda margin: margin >= 0)),
-    fault("lem7.1", "eq (34) with (alpha - 1) for (1 - alpha)", "sign",
-          replace_body(formulas.gaussian_renyi_margin, _margin(sq_weight=-1))),
-    fault("lem7.1", "eq (34) with the scales for the variances: alpha s_Q + (1-alpha) s_P", "exponent",
-          replace_body(formulas.gaussian_renyi_margin, _margin(power=1))),
-    fault("lem7.1", "D without its log(s_Q^2/s_a^2)/(2(alpha-1)) term", "dropped term",
-          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(spread=False))),
-    fault("lem7.1", "D with log(s_Q^2/s_a^2)/2: the 1/(alpha-1) factor dropped", "factor",
-          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(over_alpha_minus_1=False))),
-    fault("lem7.1", "D with log(s_P/s_Q) for log(s_Q/s_P)", "sign",
-          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(log_ratio=-1))),
-    fault("lem7.1", "D's mean term without its alpha: (mu_P - mu_Q)^2/(2 s_a^2)", "factor",
-          replace_body(formulas.gaussian_renyi_divergence, _miscopied_divergence(mean_alpha=False))),
-    fault("lem7.1", "threshold s_P^2/(s_P^2 + s_Q^2) for s_P^2/(s_P^2 - s_Q^2)", "sign",
-          replace_body(formulas.gaussian_renyi_threshold,
-                       lambda ctx, s_p, s_q: ctx.convert(s_p) ** 2 / (ctx.convert(s_p) ** 2 + ctx.convert(s_q) ** 2))),
-
-    fault("sec7.boundary", "X_0 = delta_1 (the edge's other end) for delta_0", "index",
-          set_attribute(UnequalVarianceGaussian, "law", _x0_is_delta1)),
-    fault("sec7.boundary", "eq (33)'s scale r for r n (X_0 = N(0, r^2), not delta_0)", "exponent",
-          replace_body(formulas.unequal_variance_scale, lambda ctx, n, r: ctx.convert(r))),
-    fault("sec7.boundary", "eq (33)'s variance r^2 n^2 taken as the scale (X_1 = N(1, r^4))", "exponent",
-          replace_body(formulas.unequal_variance_scale, lambda ctx, n, r: (ctx.convert(r) * ctx.convert(n)) ** 2)),
-    fault("sec7.boundary", "P(X_1 > 0) = Phi(-1/r), the mass below 0", "sign",
-          replace_body(formulas.normal_mass_above,
-                       lambda ctx, mu, s, x0: ctx.ncdf((ctx.convert(x0) - ctx.convert(mu)) / ctx.convert(s)))),
-    fault("sec7.boundary", "P(X_1 > 0) taken as 0 (X_1 read as the point mass at 0)", "other",
-          replace_body(formulas.normal_mass_above, lambda ctx, mu, s, x0: ctx.convert(0))),
-
+FAULTS += [
     fault("eq35", "(n+1)^2/(2n-1) for (n+1)^2/(2n+1)", "sign", _threshold(lambda n: (n + 1) ** 2 / (2 * n - 1))),
     fault("eq35", "(n+1)^2/(2n): the + 1 of the denominator dropped", "dropped term",
           _threshold(lambda n: (n + 1) ** 2 / (2 * n))),
@@ -784,43 +787,8 @@ FAULTS = [
 
 
 def figures(settings):
-    """The order threshold of the unequal-variance Gaussian against n: formula and located points
-    (left), and the same minus n/2, where the candidate formulas separate (right)."""
-    import numpy as np
-
-    from countdp.harness.plotting import new_figure, save
-
-    fig, (ax, bx) = new_figure(ncols=2, size=(10.0, 4.2))
-    n = np.arange(1, 1001, dtype=float)
-    curves = [("eq (35): $(n+1)^2/(2n+1)$", (n + 1) ** 2 / (2 * n + 1), dict(color="C0", lw=1.6)),
-              ("wrong: $(n+1)^2/(2n)$", (n + 1) ** 2 / (2 * n), dict(color="C3", lw=0.9, ls="--")),
-              ("wrong: $n^2/(2n+1)$", n ** 2 / (2 * n + 1), dict(color="C2", lw=0.9, ls=":"))]
-    pts = sorted(set(np.unique(np.round(np.logspace(0, 3, 25)).astype(int)).tolist()))
-    X = UnequalVarianceGaussian(_mp(R))
-    with mpmath.workdps(settings.dps):
-        loc = [float(truncation.locate_order_threshold(X.law(k + 1), X.law(k), rtol=mpmath.mpf("1e-12")).mid)
-               for k in pts]
-    loc = np.array(loc)
-    kk = np.array(pts, dtype=float)
-    for label, y, kw in curves:
-        ax.plot(n, y, label=label, **kw)
-        bx.plot(n, y - n / 2, label=label, **kw)
-    ax.plot(kk, loc, "o", ms=4, mfc="none", color="k", label="located by bisection (densities)")
-    bx.plot(kk, loc - kk / 2, "o", ms=4, mfc="none", color="k", label="located by bisection (densities)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("count $n$ (edge $n \\leftrightarrow n+1$)")
-    ax.set_ylabel("order $\\alpha$ where $D_\\alpha(X_{n+1}\\|X_n)$ becomes infinite")
-    ax.set_title("$X_n \\sim N(n, r^2 n^2)$: reverse divergence threshold")
-    ax.legend(fontsize=8)
-    bx.set_xscale("log")
-    bx.set_xlabel("count $n$")
-    bx.set_ylabel("threshold $-\\ n/2$")
-    bx.set_title("the same, minus $n/2$ (eq 35 tends to 3/4)")
-    bx.legend(fontsize=8)
-    return [save(fig, settings.figures_dir, "unequal_variance_threshold", claims=("eq35", "lem7.1"),
-                 caption="the order at which D_alpha(X_{n+1}||X_n) becomes infinite: eq (35) against "
-                         "bisection on the densities and two wrong candidates")]
+    """This script's figures (made by figures/sec7_unequal_variance.py)."""
+    return plots.make(settings, _mp(R))
 
 
 if __name__ == "__main__":

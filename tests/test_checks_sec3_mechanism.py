@@ -51,7 +51,7 @@ NAMED = [("eq3", "2(1+c) -> (1+c) in eq (3)"),
 
 
 @pytest.mark.parametrize("claim_id, name", NAMED)
-def test_the_faults_the_issue_names_are_caught(run_with_fault, claim_id, name):
+def test_named_transcription_faults_are_caught(run_with_fault, claim_id, name):
     res = run_with_fault("sec3_mechanism", claim_id, name)
     assert res.status == "fail", (claim_id, name, res.status, res.reason)
 

@@ -36,6 +36,6 @@ def test_drift_control_formula_is_rejected(check_script):
 
 @pytest.mark.parametrize("claim_id, name", [("sec4.1.deriv", "the derivative with a flipped sign"),
                                             ("sec4.1.argmin", "minimiser sigma^2/2 (the mean-one drift)")])
-def test_the_faults_the_issue_names_are_caught(run_with_fault, claim_id, name):
+def test_named_transcription_faults_are_caught(run_with_fault, claim_id, name):
     res = run_with_fault("sec4_1_drift", claim_id, name)
     assert res.status == "fail", (claim_id, name, res.status, res.reason)

@@ -37,6 +37,6 @@ NAMED = [("lem4.1", "2 Phi(sigma/2) - 1 for 2 Phi(sigma) - 1"),
 
 
 @pytest.mark.parametrize("claim_id, name", NAMED)
-def test_the_faults_the_issue_names_are_caught(run_with_fault, claim_id, name):
+def test_named_transcription_faults_are_caught(run_with_fault, claim_id, name):
     res = run_with_fault("sec4_utility", claim_id, name)
     assert res.status == "fail", (claim_id, name, res.status, res.reason)

@@ -1,6 +1,6 @@
 """Tests of paper_checks/sec5_1_rate.py (Section 5.1): the claims it declares, each with a
 certificate, its remainder helper keeps relative accuracy at small r, and its fault catalogue:
-three catchable faults of two kinds per claim, and the faults the issue names caught by a case
+three catchable faults of two kinds per claim, and the named transcription faults caught by a case
 (the conversion's constant by the exact Gaussian profile itself).  That every claim
 passes in quick mode with its certificates proved is tested once, in test_checks_all_claims.py."""
 
@@ -36,7 +36,7 @@ def test_remainder_over_power_keeps_relative_accuracy(check_script):
 # The fault catalogue
 # ---------------------------------------------------------------------------------------------
 
-#: the faults the issue names for these claims: each must make its claim fail a case
+#: the named transcription faults of these claims: each must make its claim fail a case
 NAMED = {
     "sec5.1.conv": ["conversion constant 2 -> 1.8 (a false theorem)",
                     "conversion constant 2 -> 2.2 (true, but not the sharp constant)",

@@ -28,7 +28,7 @@ NAMED = [("eq10", "drift -sigma^2/2 in eq (10) (the mean-one drift)"),
 
 
 @pytest.mark.parametrize("claim_id, name", NAMED)
-def test_the_faults_the_issue_names_are_caught(run_with_fault, claim_id, name):
+def test_named_transcription_faults_are_caught(run_with_fault, claim_id, name):
     res = run_with_fault("sec5_divergence", claim_id, name)
     assert res.status == "fail", (claim_id, name, res.status, res.reason)
 

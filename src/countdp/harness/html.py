@@ -254,7 +254,7 @@ def _detail(r: ClaimResult, name: str, sr: ScriptRun | None, run: Run, figs: lis
     if sens:
         verdict.append(f"sensitivity: {sens} (the fault catalogue)")
     out.append("<h4>Verdict</h4><ul>" + "".join(f"<li>{_e(v)}</li>" for v in verdict) + "</ul>")
-    ctl = [f'<li class="{"ok" if c.rejected else "bad"}">{"rejected" if c.rejected else "NOT rejected"}: '
+    ctl = [f'<li class="{"ok" if c.rejected else "bad"}">{c.state}: '
            f"{_e(c.what)}" + (f' <span class="note">{_e(digest.round_numbers_in(c.detail, 8))}</span>'
                               if c.detail else "") + "</li>" for c in r.controls]
     out.append('<h4>Negative control</h4><ul class="control">' + ("".join(ctl) or "<li>none</li>") + "</ul>")

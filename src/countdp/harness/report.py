@@ -56,13 +56,6 @@ def _cell(x: Any) -> str:
     return s.replace("|", "\\|")
 
 
-def _control_text(res: ClaimResult) -> str:
-    if not res.controls:
-        return "none"
-    state = "rejected" if all(c.rejected for c in res.controls) else "NOT rejected"
-    return f"{state}: " + "; ".join(c.what for c in res.controls)
-
-
 def _last_line(text: str | None) -> str:
     lines = [ln for ln in (text or "").strip().splitlines() if ln.strip()]
     return lines[-1].strip() if lines else ""
@@ -213,7 +206,7 @@ def _summary_failures(run: Run) -> list[str]:
             out.append(f"  - ... and {len(failed) - 3} more cases (see the claim's page)")
         for c in r.controls:
             if not c.rejected:
-                out.append(f"  - control NOT rejected: {_cell(shorten(c.what, 120))} -- "
+                out.append(f"  - control {c.state}: {_cell(shorten(c.what, 120))} -- "
                            f"{_cell(shorten(round_numbers_in(c.detail or ''), 120))}")
     out.append("")
     return out
@@ -289,7 +282,7 @@ def claim_page(res: ClaimResult, script: str, sr: ScriptRun | None, run: Run,
     out += ["## Negative control", ""]
     if res.controls:
         for c in res.controls:
-            state = "rejected" if c.rejected else "**NOT rejected**"
+            state = c.state if c.rejected else f"**{c.state}**"
             detail = f" -- {round_numbers_in(c.detail, PAGE_DIGITS)}" if c.detail else ""
             out.append(f"- {state}: {c.what}{detail}")
     else:
@@ -440,7 +433,7 @@ def _failure_text(res: ClaimResult, settings: Settings) -> str:
             lines.append("case not holding: " + _case_text(c))
     for c in res.controls:
         if not c.rejected:
-            lines.append(f"control NOT rejected: {c.what} -- {c.detail or ''}")
+            lines.append(f"control {c.state}: {c.what} -- {c.detail or ''}")
     return "\n".join(lines)
 
 
@@ -627,9 +620,8 @@ def format_result(res: ClaimResult, settings: Settings | None = None,
         lines.append("cases      none")
     if res.controls:
         for k, c in enumerate(res.controls):
-            state = "rejected" if c.rejected else "NOT rejected"
             detail = f" ({c.detail})" if c.detail else ""
-            lines.append(f"{'control' if k == 0 else '':<10} {state}: {c.what}{detail}")
+            lines.append(f"{'control' if k == 0 else '':<10} {c.state}: {c.what}{detail}")
     elif res.status != "missing":
         lines.append("control    none")
     if res.slack:

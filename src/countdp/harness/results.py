@@ -162,14 +162,23 @@ class WorstGap:
         return f"{fmt(self.ratio, 3)}{where}"
 
 
+def control_state(rejected: bool) -> str:
+    """A negative control's outcome as every report states it: "rejected" or "NOT rejected"."""
+    return "rejected" if rejected else "NOT rejected"
+
+
 @dataclass
 class Control:
     what: str
     rejected: bool
     detail: str | None = None
 
+    @property
+    def state(self) -> str:
+        return control_state(self.rejected)
+
     def to_json(self) -> dict:
-        d = {"what": self.what, "status": "rejected" if self.rejected else "NOT rejected"}
+        d = {"what": self.what, "status": self.state}
         if self.detail:
             d["detail"] = self.detail
         return d
@@ -264,10 +273,9 @@ def _controls_json(controls: list[Control]) -> dict | None:
         return None
     if len(controls) == 1:
         return controls[0].to_json()
-    rejected = all(c.rejected for c in controls)
     return {
         "what": "; ".join(c.what for c in controls),
-        "status": "rejected" if rejected else "NOT rejected",
+        "status": control_state(all(c.rejected for c in controls)),
         "each": [c.to_json() for c in controls],
     }
 

@@ -1,0 +1,51 @@
+"""Tests of paper_checks/cstar_lower_lattice.py (the C* lower bound, steps 4-7, and C*): each claim
+passes in quick mode, each negative control is rejected, the certificates have the scope they state,
+and the named transcription faults are caught by a case."""
+
+from __future__ import annotations
+
+import pytest
+
+from countdp.harness.claims import checks_in
+
+CLAIMS = ["cstar.lower.lattice", "cstar.lower.jensen", "cstar.lower.assembled", "cstar.value"]
+
+pytestmark = pytest.mark.mp_dps(30)
+
+
+def test_all_claims_declared(check_script):
+    assert [s.id for s in checks_in(check_script("cstar_lower_lattice"))] == CLAIMS
+
+
+@pytest.mark.parametrize("claim_id", CLAIMS)
+def test_claim_passes_and_its_controls_are_rejected(claim_id, run_claim):
+    res = run_claim(claim_id, quick=True)
+    assert res.status == "pass", (res.reason, res.error)
+    assert res.controls and all(c.rejected for c in res.controls)
+    assert len(res.routes) >= 2
+
+
+SCOPES = {"cstar.lower.lattice": ["instance", "claim"], "cstar.lower.jensen": ["claim"],
+          "cstar.lower.assembled": ["instance"], "cstar.value": ["instance"]}
+
+
+@pytest.mark.parametrize("claim_id", CLAIMS)
+def test_certificate_scopes(claim_id, check_spec):
+    assert [c.__countdp_certificate__.scope for c in check_spec(claim_id).certificates] == SCOPES[claim_id]
+
+
+def test_lattice_certificate_rejects_the_bound_without_its_shift(certify):
+    cert = certify("cstar.lower.lattice")
+    assert not cert.errors and cert.certified
+    first = cert.records[0]
+    assert first.name == "dirichlet minimum, theta = 0, M = 10" and first.detail["control"] == "proved_false"
+
+
+NAMED = [("cstar.lower.lattice", "interpolation bound over M^2 (its + 1 dropped)"),
+         ("cstar.lower.lattice", "8|a1'|^3/27 off by 0.1 %")]
+
+
+@pytest.mark.parametrize("claim_id, name", NAMED)
+def test_named_transcription_faults_are_caught(run_with_fault, claim_id, name):
+    res = run_with_fault("cstar_lower_lattice", claim_id, name)
+    assert res.status == "fail" and "case" in res.reason, (claim_id, name, res.status, res.reason)
