@@ -85,14 +85,9 @@ def test_tally_by_truth_table(vs):
 def test_merge_by_truth_table(parts):
     results = [tally(enumerate(p)) for p in parts]
     flat = [v for p in parts for v in p]
-    expected = F if F in flat else (T if results and all(v is T for v in flat) else U)
-    # a part with no box is undecided on its own; merged, it adds nothing
-    got = merge(results).verdict
-    if results and not flat:
-        assert got is T or got is U  # every part empty: nothing was shown false
-        assert got is not F
-    else:
-        assert got is expected
+    # a part with no box is undecided (it proves nothing): merged, it keeps the whole undecided
+    expected = F if F in flat else (T if results and all(p and all(v is T for v in p) for p in parts) else U)
+    assert merge(results).verdict is expected
 
 
 def test_merge_of_nothing_is_undecided():
@@ -103,6 +98,14 @@ def test_merge_of_nothing_is_undecided():
 def test_merge_keeps_an_undecided_part_undecided():
     parts = [RangeResult(T, 3, proved=3), RangeResult(U, 2, proved=1, undecided=1)]
     assert merge(parts).verdict is U
+
+
+def test_merge_of_a_proved_part_and_an_empty_one_is_undecided():
+    # the empty part (no box decided) was reported PROVED_TRUE by the merge: a proof of nothing
+    assert merge([tally([("x", T)]), tally([])]).verdict is U
+    assert merge([tally([])]).verdict is U
+    assert merge([RangeResult(T, 1, proved=1), RangeResult(U, 0)]).verdict is U
+    assert merge([RangeResult(T, 1, proved=1), RangeResult(F, 0)]).verdict is F
 
 
 @pytest.mark.parametrize("decide,expected", [
