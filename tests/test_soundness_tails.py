@@ -6,8 +6,9 @@
    enclosure from a false one) to small ones (where the bound is within 1 % of the tail).  The
    same check applied to the bound times 0.99 must find a violation: a bound 1 % too small is
    detected.
-2. Each enclosure that adds such a tail (log-Gaussian integrals, drift integrals, Gaussian Renyi
-   and mass integrals, the integral route of the Gaussian-pair Renyi integral) with its cut-off
+2. Each enclosure that adds such a tail (log-Gaussian integrals, the means of the release, the
+   small-noise remainder, drift integrals, Gaussian Renyi and mass integrals, the integral route of
+   the Gaussian-pair Renyi integral) with its cut-off
    moved next to the peak (``tail_width`` / the window patched small), so the tail is a large
    part of the integral: the enclosure must still contain the value by mpmath quadrature.  A
    tail added with the wrong sign, or dropped, excludes it.
@@ -21,7 +22,8 @@ import mpmath
 import pytest
 from flint import arb, ctx
 
-from countdp.arb import airy_score, drift, gaussian_integrals, gaussian_renyi, integrals, log_gaussian
+from countdp.arb import (airy_score, drift, gaussian_integrals, gaussian_renyi, integrals, log_gaussian, means,
+                         small_noise)
 
 DPS = 50
 
@@ -136,14 +138,17 @@ def test_the_grid_includes_large_tails(name, bound, exact, grid):
 # 2. the enclosures that add a tail, with the cut-off next to the peak
 # --------------------------------------------------------------------------------------------
 
-SHORT = 0.75  # the cut-off t0 patched into tail_width(): the tails hold a good part of the mass
+# the cut-off t0 patched into tail_width(): at 0.75 the tails hold a good part of the mass (a tail
+# dropped or of the wrong sign shows); at 3 the bounds are within a few per cent of the tails
+# while these are still far above the balls' radii (a term of a bound left out shows)
+SHORT = (0.75, 3.0)
 
 
-@pytest.fixture
-def short_tails(monkeypatch):
-    for mod in (log_gaussian, drift, gaussian_integrals):
-        monkeypatch.setattr(mod, "tail_width", lambda: arb(SHORT))
-    monkeypatch.setattr(gaussian_renyi, "_window", lambda bits: 0.75)
+@pytest.fixture(params=SHORT)
+def short_tails(monkeypatch, request):
+    for mod in (log_gaussian, drift, gaussian_integrals, means, small_noise):
+        monkeypatch.setattr(mod, "tail_width", lambda: arb(request.param))
+    monkeypatch.setattr(gaussian_renyi, "_window", lambda bits: request.param)
 
 
 def _phi(z):
@@ -247,3 +252,28 @@ def test_gaussian_pair_density_by_integral(short_tails, alpha, rho, delta, uc):
         true = mpmath.quad(f, [lo, -1, 0, 1, 4, mpmath.inf] if uc is None else [lo, 0, 1, 4, mpmath.inf])
     _assert_encloses(gaussian_renyi.density_part(pair, integral=True), true, "integral route")
     _assert_encloses(gaussian_renyi.density_part(pair), true, "closed form")
+
+
+@pytest.mark.parametrize("n,c,sigma", [(3, 1, 0.5), (0, 2, 1.25), (1, 0.5, 2.0)])
+def test_means_of_the_release(short_tails, n, c, sigma):
+    s = mpmath.mpf(sigma)
+    with mpmath.workdps(DPS):
+        unclipped = (n + c) * mpmath.exp(-s * s / 2) - c
+        zc = (mpmath.log(mpmath.mpf(c) / (n + c)) + s * s) / s        # U_n > 0 iff Z > zc
+        released = (n + c) * mpmath.exp(-s * s / 2) * mpmath.ncdf(s - zc) - c * mpmath.ncdf(-zc)
+    _assert_encloses(means.unclipped_mean(n, c, arb(sigma)), unclipped, "E U_n")
+    _assert_encloses(means.released_mean(n, c, arb(sigma)), released, "E [U_n]_+")
+
+
+@pytest.mark.parametrize("sigma", [0.125, 0.75, 1.5])
+def test_small_noise_remainder(short_tails, sigma):
+    s = mpmath.mpf(sigma)
+    with mpmath.workdps(DPS):
+        def g(z):
+            return mpmath.exp(s * z - s * s) - 1 - s * z
+        grid = mpmath.linspace(-20, 20, 801)  # g is convex: two sign changes, the kinks of |g|
+        zeros = [mpmath.findroot(g, (a, b), solver="bisect") for a, b in zip(grid[:-1], grid[1:])
+                 if g(a) * g(b) < 0]
+    assert len(zeros) == 2
+    true = _expect(lambda z: abs(g(z)), zeros) / (s * s)
+    _assert_encloses(small_noise.remainder_ratio(arb(sigma)).integral, true, "E|e^(sZ - s^2) - 1 - sZ| / s^2")

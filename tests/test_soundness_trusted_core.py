@@ -24,6 +24,8 @@ GUARDS = {
     "countdp.arb.gaussian_integrals": "test_soundness_tails.py",
     "countdp.arb.drift": "test_soundness_tails.py",
     "countdp.arb.airy_score": "test_soundness_tails.py",
+    "countdp.arb.means": "test_soundness_tails.py",
+    "countdp.arb.small_noise": "test_soundness_tails.py",
     "countdp.numerics.tolerance": "test_soundness_numerics.py",
     "countdp.numerics.estimate": "test_soundness_numerics.py",
     "countdp.numerics.montecarlo": "test_soundness_numerics.py",

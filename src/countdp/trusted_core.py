@@ -31,6 +31,11 @@ TRUSTED_CORE: dict[str, str] = {
     "countdp.arb.drift":
         "the drift integrals of Section 4.1 enclose their exact values for every cut-off, tails "
         "by (G+) and (G-)",
+    "countdp.arb.means":
+        "E U_n and E[U_n]_+ enclose their exact values for every cut-off, tails by (G+), (G-), (N)",
+    "countdp.arb.small_noise":
+        "the small-noise remainder E|e^{sigma Z - sigma^2} - 1 - sigma Z| / sigma^2 is enclosed for "
+        "every cut-off",
     "countdp.arb.airy_score":
         "the quadrature tail (R4) is an upper bound of int_T^inf R^{2k} Ai^2",
     "countdp.numerics.tolerance":
