@@ -52,7 +52,7 @@ def test_the_module_exists_and_its_guard_imports_it(module):
     text = guard.read_text()
     parent, _, leaf = module.rpartition(".")
     imported = (re.search(rf"^\s*(from|import) {re.escape(module)}\b", text, re.M)
-                or re.search(rf"^from {re.escape(parent)} import [^\n]*\b{leaf}\b", text, re.M)
+                or re.search(rf"^from {re.escape(parent)} import (\([^)]*\b{leaf}\b|[^\n]*\b{leaf}\b)", text, re.M)
                 or re.search(rf"^\s*(from|import) {re.escape(module)}\.", text, re.M))
     assert imported, f"{guard.name} does not import {module}"
 
