@@ -62,6 +62,16 @@ def test_false_on_one_box_beats_undecided_boxes():
     assert res.verdict is F
 
 
+def test_a_box_that_cannot_be_split_stays_undecided():
+    # a split that returns nothing (a degenerate box) used to drop the box: nothing left to
+    # decide, the statement came out PROVED_TRUE without the box ever being decided
+    res = bisect((arb(0), arb(1)), lambda bx: U, lambda bx: [], max_boxes=10)
+    assert res.verdict is U and res.undecided == 1
+    halves = bisect((arb(0), arb(1)), lambda bx: T if bx[0] >= arb(1) / 2 else U,
+                    lambda bx: [] if bx[1] - bx[0] < arb(1) / 4 else split_at_midpoint(bx), max_boxes=50)
+    assert halves.verdict is U and halves.proved >= 1
+
+
 def test_a_budget_of_one_box_never_proves_an_undecided_box():
     res = bisect((arb(0.3), arb(3)), _positive, split_at_midpoint, max_boxes=1)
     assert res.verdict is U and res.proved == 0 and res.undecided == 1

@@ -83,7 +83,8 @@ def split_at_midpoint(bx):
 
 
 def bisect(box, decide: Callable, split: Callable, max_boxes: int) -> RangeResult:
-    """Branch and bound: decide each box; split undecided ones (until ``max_boxes`` work)."""
+    """Branch and bound: decide each box; split undecided ones (until ``max_boxes`` work).  A box
+    that ``split`` returns no parts for counts as undecided (it was never shown true)."""
     stack = [box]
     proved = disproved = undecided = 0
     work = 0
@@ -97,9 +98,9 @@ def bisect(box, decide: Callable, split: Callable, max_boxes: int) -> RangeResul
         elif vd is Verdict.PROVED_FALSE:
             disproved += 1
             first_bad = first_bad or b
-        elif work + len(stack) < max_boxes:
-            stack.extend(split(b))
-        else:
+        elif work + len(stack) < max_boxes and (parts := list(split(b))):
+            stack.extend(parts)
+        else:  # the budget is spent, or the box cannot be split: it stays undecided
             undecided += 1
             first_bad = first_bad or b
     verdict = (Verdict.PROVED_FALSE if disproved else
