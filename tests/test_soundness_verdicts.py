@@ -9,9 +9,12 @@ from __future__ import annotations
 import pytest
 from flint import arb
 
+import mpmath
+from flint import ctx
+
 from countdp.arb.verdicts import (Verdict, control_verdict, decide_contains, decide_decimal,
                                   decide_eq_enclosure, decide_ge, decide_gt, decide_le, decide_lt,
-                                  verdict_all)
+                                  enclosure, verdict_all)
 
 T, F, U = Verdict.PROVED_TRUE, Verdict.PROVED_FALSE, Verdict.UNDECIDED
 INF = arb("inf")
@@ -113,3 +116,19 @@ def test_decimal_truth_table(b, decimal, expected):
 def test_undecided_has_no_truth_value():
     with pytest.raises(TypeError):
         bool(U)
+
+
+@pytest.mark.parametrize("dps", [15, 30, 50])
+def test_enclosure_contains_the_ball(dps):
+    """(mid, rad) at the working precision covers the whole ball, also when the ball is far more
+    precise than mpmath (its midpoint then rounds twice: to decimal, then to binary)."""
+    with ctx.workprec(300):
+        balls = [arb(k) / 3 for k in range(1, 30)] + [arb(k).sqrt() for k in range(2, 30)] + \
+                [arb.pi() * arb(10) ** 40, arb(1) / 7 + arb(0, 1e-20)]
+    with mpmath.workdps(dps):
+        pairs = [(b, enclosure(b)) for b in balls]
+    with mpmath.workdps(dps + 80), ctx.workprec(600):
+        for b, (mid, rad) in pairs:
+            for end in (b.lower(), b.upper()):  # exact binary numbers, printed exactly enough
+                exact = mpmath.mpf(end.str(dps + 100, radius=False))
+                assert abs(exact - mid) <= rad, (b.str(dps + 10, radius=True), dps)
