@@ -302,3 +302,26 @@ def test_mpmath_values_carry_the_working_precision(name):
                 assert v30 == v60
                 continue
             assert abs(v30 - v60) <= mpmath.mpf(10) ** -27 * (1 + abs(v60)), (x, v30, v60)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if getattr(_density(LAWS[n]), "origin", None) is not None])
+def test_the_arb_construction_agrees_with_mpmath_and_float(name):
+    """A law built by a mechanism carries its exact construction (LogShiftOrigin): its location,
+    scale and shift as Arb balls at 200 bits must contain the mpmath values at 50 digits (those
+    the law was built from) and agree with float64; and the Arb log-density built from them
+    agrees with the mpmath one."""
+    from flint import arb, ctx
+
+    d = _density(LAWS[name])
+    o = d.origin
+    with ctx.workprec(200), mpmath.workdps(50):
+        mu, s, c = o.mu(), o.scale(), o.shift()
+        for ball, mp_value in ((mu, d.mu), (s, d.s), (c, d.c)):
+            assert abs(mpmath.mpf(ball.mid().str(60, radius=False)) - mp_value) <= 1e-25 * (1 + abs(mp_value))
+            assert float(ball.mid()) == pytest.approx(float(mp_value), rel=1e-15, abs=1e-300)
+        for x in [x for x in _edges(LAWS[name]) if d.lo < x < d.hi][:4]:
+            w = (arb(x) + c).log()
+            z = (w - mu) / s
+            arb_lp = -z * z / 2 - (2 * arb.pi()).sqrt().log() - s.log() - w  # exp(W) - c, W ~ N(mu, s^2)
+            mp_lp = d.mp_logpdf(mpmath.mpf(x))
+            assert abs(mpmath.mpf(arb_lp.mid().str(60, radius=False)) - mp_lp) <= 1e-25 * (1 + abs(mp_lp))
