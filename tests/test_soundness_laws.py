@@ -8,10 +8,12 @@
 * the sampler matches the law: a seeded chi-square goodness-of-fit test on ten bins (plus one
   category per atom), bin probabilities by quadrature of the density, at the level p > 1e-6.
 
-No law of countdp.laws or countdp.mechanisms has an Arb method of its own (their Arb
-counterparts are the formulas' ``.ball`` evaluations, tested in tests/test_formulas_*.py, and the
-enclosures of countdp.arb, tested in test_soundness_tails.py).  Every Law subclass defined in the
-two packages must appear in LAWS (a test discovers them)."""
+* Arb: a mechanism's law that carries its exact construction (``density.origin``) has its
+  location, scale, shift and log-density as balls that agree with mpmath and float64 (the laws'
+  other Arb counterparts are the formulas' ``.ball`` evaluations, tested in
+  tests/test_formulas_*.py, and the enclosures of countdp.arb, in test_soundness_tails.py).
+
+Every Law subclass defined in the two packages must appear in LAWS (a test discovers them)."""
 
 from __future__ import annotations
 
