@@ -58,3 +58,16 @@ def test_rounded_error_pmf_matches_the_rounded_law():
         for k, p in zip(ks, pk):
             if p > 1e-12:
                 assert p == pytest.approx(float(law.mp_pmf(20 - int(k))), rel=1e-9, abs=1e-15)
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_error_density_is_the_law_of_n_minus_the_release(setting, exact):
+    """G for a point prior at n is the density of e = n - U_n: pdf_{U_n}(n - e), pointwise, on
+    both sides of e = 0 (a mirrored error, n + e, has the same mass and |e| but not these values)."""
+    mech, _, noise, _ = setting
+    n = 30
+    e = np.array([-2.5, -1.5, -0.75, 0.0, 0.5, 1.5, 2.5, 3.5])
+    g = shift_coupling.error_density(noise, [n], [1.0], e, exact=exact)
+    want = mech.unclipped_law(n).pdf(n - e)
+    assert np.all(want > 1e-4)
+    np.testing.assert_allclose(g, want, rtol=1e-6 if not exact else 1e-10)

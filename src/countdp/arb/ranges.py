@@ -56,12 +56,15 @@ def tally(results: Iterable[tuple[object, Verdict]], note: str = "") -> RangeRes
 
 
 def merge(parts: list[RangeResult], note: str = "") -> RangeResult:
+    """The conjunction of the parts: PROVED_TRUE only when every part is (a part with no box
+    proves nothing), PROVED_FALSE when one part is."""
     proved = sum(p.proved for p in parts)
     disproved = sum(p.disproved for p in parts)
     undecided = sum(p.undecided for p in parts)
     first_bad = next((p.first_bad for p in parts if p.first_bad is not None), None)
-    verdict = (Verdict.PROVED_FALSE if disproved else
-               Verdict.PROVED_TRUE if undecided == 0 and parts else Verdict.UNDECIDED)
+    verdict = (Verdict.PROVED_FALSE if disproved or any(p.verdict is Verdict.PROVED_FALSE for p in parts) else
+               Verdict.PROVED_TRUE if undecided == 0 and parts and
+               all(p.verdict is Verdict.PROVED_TRUE for p in parts) else Verdict.UNDECIDED)
     return RangeResult(verdict, proved + disproved + undecided, proved, disproved, undecided,
                        note=note, first_bad=first_bad)
 
@@ -80,7 +83,8 @@ def split_at_midpoint(bx):
 
 
 def bisect(box, decide: Callable, split: Callable, max_boxes: int) -> RangeResult:
-    """Branch and bound: decide each box; split undecided ones (until ``max_boxes`` work)."""
+    """Branch and bound: decide each box; split undecided ones (until ``max_boxes`` work).  A box
+    that ``split`` returns no parts for counts as undecided (it was never shown true)."""
     stack = [box]
     proved = disproved = undecided = 0
     work = 0
@@ -94,9 +98,9 @@ def bisect(box, decide: Callable, split: Callable, max_boxes: int) -> RangeResul
         elif vd is Verdict.PROVED_FALSE:
             disproved += 1
             first_bad = first_bad or b
-        elif work + len(stack) < max_boxes:
-            stack.extend(split(b))
-        else:
+        elif work + len(stack) < max_boxes and (parts := list(split(b))):
+            stack.extend(parts)
+        else:  # the budget is spent, or the box cannot be split: it stays undecided
             undecided += 1
             first_bad = first_bad or b
     verdict = (Verdict.PROVED_FALSE if disproved else

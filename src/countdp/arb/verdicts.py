@@ -173,5 +173,6 @@ def enclosure(ball):
         raise Undecided("the ball is not finite")
     mid = mpmath.mpf(b.mid().str(mpmath.mp.dps + 10, radius=False))
     rad = mpmath.mpf(b.rad().str(5, radius=False)) * (1 + mpmath.mpf(10) ** -3)
-    # the decimal conversion of the midpoint is exact to dps + 10 digits: cover it
-    return mid, rad + abs(mid) * mpmath.mpf(10) ** (-mpmath.mp.dps - 5)
+    # cover the midpoint's two roundings: to dps + 10 decimal digits, then to the binary working
+    # precision (up to one ulp, |mid| eps: the larger of the two)
+    return mid, rad + abs(mid) * (2 * mpmath.eps + mpmath.mpf(10) ** (-mpmath.mp.dps - 5))

@@ -1,0 +1,81 @@
+"""Soundness of the tolerance helpers, Estimate and the Monte Carlo intervals, pinned by exact
+values; the 5-standard-error interval's coverage by a seeded simulation; the documented range of
+the relative tolerances (a tolerance of 1 or more would accept anything)."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from countdp.divergence.tight_rho import tight_rho
+from countdp.laws import Gaussian
+from countdp.numerics.estimate import Z_BAR, Estimate
+from countdp.numerics.montecarlo import MCEstimate, mc_mean
+from countdp.numerics.tolerance import working_precision
+
+
+def test_working_precision_exact_values():
+    assert working_precision(6, dps=30) == mpmath.mpf(10) ** -24
+    assert working_precision(0, dps=15) == mpmath.mpf(10) ** -15
+    with mpmath.workdps(40):
+        assert working_precision() == mpmath.mpf(10) ** -34
+        assert working_precision(10) == mpmath.mpf(10) ** -30
+    with pytest.raises(ValueError, match="digits_lost"):
+        working_precision(-1)
+
+
+def test_estimate_interval_exact():
+    e = Estimate(mpmath.mpf(3), mpmath.mpf("0.25"))
+    assert e.interval == (mpmath.mpf("2.75"), mpmath.mpf("3.25"))
+    assert float(e) == 3.0
+    assert Estimate(2.0).interval == (2.0, 2.0)
+
+
+def test_z_bar_is_five():
+    assert Z_BAR == 5.0
+
+
+def test_mc_mean_exact_values():
+    # draws 0, 1, 2, 3, 4, 5, 6, 7 in chunks of 3: mean 3.5, unbiased variance 6, se = sqrt(6/8)
+    def draw(rng, m, it=iter(range(8))):
+        return np.array([next(it) for _ in range(m)], dtype=float)
+
+    e = mc_mean(draw, 0, draws=8, chunk=3)
+    assert isinstance(e, MCEstimate)
+    assert e.value == 3.5 and e.mean == 3.5 and e.draws == 8
+    assert e.se == pytest.approx(math.sqrt(6 / 8), rel=1e-15)
+    assert e.error == pytest.approx(5 * math.sqrt(6 / 8), rel=1e-15) and e.halfwidth == e.error
+
+
+def test_mc_mean_constant_draw_has_zero_error():
+    e = mc_mean(lambda rng, m: np.full(m, 1e6 + 0.5), 1, draws=1000, chunk=7)
+    assert e.value == 1e6 + 0.5 and e.error == 0
+
+
+def test_mc_mean_refuses_a_non_finite_draw():
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        mc_mean(lambda rng, m: np.full(m, np.nan), 1, draws=10)
+
+
+def test_the_five_se_interval_covers_and_one_se_covers_68_percent():
+    """2000 seeded replications of a 400-draw mean of N(1, 4): the 5-s.e.
+    interval misses with probability ~6e-7 (none of 2000 may miss); one fifth of it is the 1-s.e.
+    interval, whose coverage must be 68.3 % within four binomial standard deviations."""
+    rng = np.random.default_rng(20260715)
+    reps, inside5, inside1 = 2000, 0, 0
+    for _ in range(reps):
+        e = mc_mean(lambda r, m: r.normal(1.0, 2.0, m), rng, draws=400, chunk=400)
+        inside5 += abs(e.value - 1.0) <= e.error
+        inside1 += abs(e.value - 1.0) <= e.error / Z_BAR
+    assert inside5 == reps
+    p = math.erf(1 / math.sqrt(2))
+    assert abs(inside1 / reps - p) <= 4 * math.sqrt(p * (1 - p) / reps)
+
+
+@pytest.mark.parametrize("rel_tol", [0, -1e-8, 1, 1.5, 2, float("nan"), float("inf")])
+def test_tight_rho_refuses_a_relative_tolerance_outside_0_1(rel_tol):
+    with pytest.raises(ValueError, match="rel_tol"):
+        tight_rho((Gaussian(0, 1), Gaussian(1, 1)), rel_tol=rel_tol, refine=False)
