@@ -10,17 +10,16 @@ reported as true.  Inputs may be ``int``, ``fmpq``, ``fractions.Fraction``, a de
 from __future__ import annotations
 
 import enum
-from fractions import Fraction
 from typing import Iterable
 
-from flint import arb, fmpq, fmpz
+from flint import arb, fmpq
 
 from ..numerics.contexts import Undecided, to_arb, to_fmpq
 
 __all__ = ["Verdict", "Undecided", "verdict_all", "to_arb", "to_fmpq", "interval", "nonneg_interval",
            "sym_interval", "ball_str", "radius_str", "decide_lt", "decide_le", "decide_gt",
            "decide_ge", "decide_eq_enclosure", "decide_contains", "decide_decimal",
-           "decided_ceil", "control_verdict", "enclosure"]
+           "control_verdict", "enclosure"]
 
 
 class Verdict(str, enum.Enum):
@@ -142,17 +141,6 @@ def decide_decimal(ball, decimal: str) -> Verdict:
     k = len(decimal.split(".")[1]) if "." in decimal else 0
     h = fmpq(1, 2 * 10**k)
     return verdict_all([decide_ge(ball, arb(d - h)), decide_le(ball, arb(d + h))])
-
-
-def decided_ceil(x) -> fmpz:
-    """Exact ceil: exact for rationals; for a ball, raises :class:`Undecided` unless the ball's
-    ceiling is a single integer (a ball straddling an integer is undecided)."""
-    if isinstance(x, (int, fmpz, fmpq, Fraction, str)):
-        return fmpz(to_fmpq(x).ceil())
-    c = to_arb(x).ceil().unique_fmpz()
-    if c is None:
-        raise Undecided(f"ceil of {x} is not decided")
-    return c
 
 
 def control_verdict(control: Verdict) -> Verdict:

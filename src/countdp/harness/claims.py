@@ -28,7 +28,7 @@ import numpy as np
 
 from .catalogue import CATALOGUE, ClaimInfo
 from .certificates import certificate, run_certificates
-from .results import Case, ClaimResult, Control, Settings, error_result, fmt, holds, is_monte_carlo
+from .results import Case, ClaimResult, Control, Settings, Step, error_result, fmt, holds, is_monte_carlo
 
 
 _CASE_HOOK: Callable[[int], None] | None = None
@@ -89,7 +89,7 @@ class ClaimBuilder:
         self._slack: str | None = None
         self.notes: list[str] = []
         self.findings: list[dict] = []
-
+        self.steps: list[Step] = []
 
     @property
     def quick(self) -> bool:
@@ -144,6 +144,12 @@ class ClaimBuilder:
     def note(self, text: str) -> None:
         self.notes.append(text)
 
+    def step(self, name: str, kind: str, how: str = "") -> None:
+        """A step of the argument the claim rests on and what it rests on (``proved``,
+        ``certified``, ``numerical`` or ``assumed``): a claim with a numerical or assumed step is
+        reported as conditional on it, whatever its cases and certificates say."""
+        self.steps.append(Step(name, kind, how))
+
     def finding(self, **data: Any) -> None:
         """A reported observation (numbers, not a verdict): e.g. where a supremum sits."""
         self.findings.append(data)
@@ -164,7 +170,7 @@ class ClaimBuilder:
             status = "pass"
         return ClaimResult(self.info.id, self.info.paper, self.info.section, status, self.routes,
                            self.cases, self.controls, self._slack, self.notes, self.findings,
-                           None, None, seconds, reason)
+                           None, None, seconds, reason, list(self.steps))
 
 
 # --------------------------------------------------------------------------------------------

@@ -385,3 +385,20 @@ def gap_text(case: dict) -> str:
         return "0" if a == b else "inf"
     with mpmath.workdps(20):
         return round_number(mpmath.nstr(abs(a - b) / t, 3), 3)
+
+
+# ---- Markdown tables ---------------------------------------------------------------------
+
+
+def md_cell(x: Any) -> str:
+    if x is None or x == "":
+        return "-"
+    s = " ".join(str(x).split())
+    return s.replace("|", "\\|")
+
+
+
+def md_table(head: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(md_cell(h) for h in head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in rows]
+    return out

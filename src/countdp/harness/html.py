@@ -83,23 +83,13 @@ def index_html(run: Run, sensitivity: dict[str, str] | None = None,
     bodies, sections = _claim_bodies(run, figs, sensitivity, faults)
     statuses_present = [w for w in ("PASS", "FAIL", "ERROR", "not yet checked")
                         if any(_status_word(st) == w for st in run.statuses().values())]
-    head = ["#", "claim", "paper", "section", "status", "routes", "worst gap / tol", "slack",
-            "sens.", "certified"]
-    keys = ["order", "id", "paper", "section", "rank", "routes", "worst", "slack", "sens", "cert"]
-    numeric = {"order", "rank", "routes", "worst"}
-    ths = "".join(f'<th data-key="{key}" data-type="{"num" if key in numeric else "text"}" '
-                  f'tabindex="0" title="sort by {_e(h)}">{_e(h)}</th>' for h, key in zip(head, keys))
+    ths = _column_heads()
     commit = str(env.get("commit", "unknown")).removesuffix("-dirty")
     dirty = "with uncommitted changes: dirty" if env.get("dirty") else "clean working tree"
     pills = "".join(f'<span class="pill {cls}">{counts[key]} {word}</span>' for key, cls, word in (
         ("pass", "pass", "pass"), ("fail", "fail", "fail"), ("error", "error", "error"),
         ("missing", "missing", "not yet checked")))
-    caught = ""
-    if sensitivity:
-        import re
-        ms = [re.search(r"(\d+)/(\d+)", t) for t in sensitivity.values()]
-        caught = (f' <span class="note">Fault catalogue: {sum(int(m.group(1)) for m in ms if m)} '
-                  f'of {sum(int(m.group(2)) for m in ms if m)} catchable faults caught.</span>')
+    caught = _faults_caught(sensitivity)
     env_rows = "".join(f"<tr><th>{_e(key)}</th><td>{_e(v)}</td></tr>" for key, v in env.items())
     fig_html = "".join(_figure(f) for f in figs) or '<p class="note">No figures in this run ' \
         "(made by <code>countdp reproduce</code> without <code>--no-figures</code>).</p>"
@@ -153,6 +143,27 @@ proves the claim itself, instances when the records certify instances of it.</p>
 </body>
 </html>
 """
+
+
+def _column_heads() -> str:
+    """The sortable column heads of the claims table."""
+    head = ["#", "claim", "paper", "section", "status", "routes", "worst gap / tol", "slack",
+            "sens.", "certified"]
+    keys = ["order", "id", "paper", "section", "rank", "routes", "worst", "slack", "sens", "cert"]
+    numeric = {"order", "rank", "routes", "worst"}
+    return "".join(f'<th data-key="{key}" data-type="{"num" if key in numeric else "text"}" '
+                   f'tabindex="0" title="sort by {_e(h)}">{_e(h)}</th>' for h, key in zip(head, keys))
+
+
+def _faults_caught(sensitivity: dict[str, str]) -> str:
+    """The fault catalogue's total "k of n caught", from the per-claim "caught k/n"."""
+    if not sensitivity:
+        return ""
+    import re
+
+    ms = [re.search(r"(\d+)/(\d+)", t) for t in sensitivity.values()]
+    return (f' <span class="note">Fault catalogue: {sum(int(m.group(1)) for m in ms if m)} '
+            f'of {sum(int(m.group(2)) for m in ms if m)} catchable faults caught.</span>')
 
 
 def _status_word(status: str) -> str:

@@ -33,27 +33,20 @@ import mpmath
 
 from . import catalogue
 from .catalogue import CATALOGUE, SECTION_TITLES
-from .digest import (PAGE_DIGITS, SUMMARY_DIGITS, Figure, certified_short, certified_text, claim_file,
-                     condense_findings, dumps, environment, figures_of, finding_value, gap_text, png_text,
-                     reports_being_written, result_json, round_number, round_numbers_in, run_figures, script_json,
-                     sensitivity_short,
-                     shorten, summary_json, worst_short, write_atomic)
-from .results import ClaimResult, Run, ScriptRun, Settings, fmt
+from .digest import (SUMMARY_DIGITS, certified_short, certified_text, claim_file, condense_findings, dumps,
+                     environment, md_cell, png_text, reports_being_written, result_json, round_number,
+                     round_numbers_in, run_figures, script_json, sensitivity_short, shorten, summary_json,
+                     worst_short, write_atomic)
+from .claim_pages import STATUS_WORD, evidence_text, read_faults, write_claim_pages
+from .results import ClaimResult, Run, Settings
 
 SECTION_ORDER = (catalogue.PAPER, catalogue.COMPANION, catalogue.BEYOND)
-STATUS_WORD = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "missing": "not yet checked"}
 
 
 # --------------------------------------------------------------------------------------------
 # SUMMARY.md: one short row per claim
 # --------------------------------------------------------------------------------------------
 
-
-def _cell(x: Any) -> str:
-    if x is None or x == "":
-        return "-"
-    s = " ".join(str(x).split())
-    return s.replace("|", "\\|")
 
 
 def _last_line(text: str | None) -> str:
@@ -67,10 +60,6 @@ def _case_text(case: dict, digits: int | None = None) -> str:
     route = f" [{case['route']}]" if case.get("route") else ""
     return (f"{params}: {r(case.get('lhs'))} {case.get('relation')} {r(case.get('rhs'))} "
             f"(tol {r(case.get('tol'))}){route}")
-
-
-def _find_script(run: Run) -> dict[str, str]:
-    return {cid: ", ".join(names) for cid, names in run.declared_by().items()}
 
 
 #: widths of the shortened cells of SUMMARY.md
@@ -154,9 +143,9 @@ def _summary_section(run: Run, section: str | None, ids: list[str], by_id: dict,
                 with mpmath.workdps(s.dps):
                     worst = worst_short(r)
                 out.append("| " + " | ".join([
-                    f"[`{i}`](claims/{claim_file(i)})", _cell(r.paper),
+                    f"[`{i}`](claims/{claim_file(i)})", md_cell(r.paper),
                     STATUS_WORD.get(r.status, r.status.upper()), str(len(r.routes)),
-                    _cell(worst), _cell(shorten(round_numbers_in(r.slack or "-"), _SLACK_WIDTH)),
+                    md_cell(worst), md_cell(shorten(round_numbers_in(r.slack or "-"), _SLACK_WIDTH)),
                     sensitivity_short(sensitivity.get(i)), certified_short(r.certified)]) + " |")
         out.append("")
     missing = [i for i in ids if statuses[i] == "missing"]
@@ -178,7 +167,7 @@ def _summary_findings(run: Run, by_id: dict) -> list[str]:
     for i in run.statuses():
         for _, r in by_id.get(i, []):
             for line in condense_findings(result_json(r, run.settings).get("findings", [])):
-                lines.append(f"- [`{i}`](claims/{claim_file(i)}): {_cell(shorten(line, _FINDING_WIDTH))}")
+                lines.append(f"- [`{i}`](claims/{claim_file(i)}): {md_cell(shorten(line, _FINDING_WIDTH))}")
     if not lines:
         return []
     return ["## Findings", ""] + textwrap.wrap(
@@ -196,18 +185,18 @@ def _summary_failures(run: Run) -> list[str]:
         rj = result_json(r, run.settings)
         out.append(f"- [`{r.id}`](claims/{claim_file(r.id)}) ({name}): "
                    f"**{STATUS_WORD.get(r.status, r.status)}** -- "
-                   f"{_cell(shorten(r.reason or 'no reason given', 200))}")
+                   f"{md_cell(shorten(r.reason or 'no reason given', 200))}")
         if r.status == "error":
             out.append(f"  - last traceback line: `{shorten(_last_line(r.error), 200) or '-'}`")
         failed = [c for c in rj.get("cases", []) if not c.get("ok")]
         for c in failed[:3]:
-            out.append(f"  - case not holding: {_cell(shorten(_case_text(c, 6), 240))}")
+            out.append(f"  - case not holding: {md_cell(shorten(_case_text(c, 6), 240))}")
         if len(failed) > 3:
             out.append(f"  - ... and {len(failed) - 3} more cases (see the claim's page)")
         for c in r.controls:
             if not c.rejected:
-                out.append(f"  - control {c.state}: {_cell(shorten(c.what, 120))} -- "
-                           f"{_cell(shorten(round_numbers_in(c.detail or ''), 120))}")
+                out.append(f"  - control {c.state}: {md_cell(shorten(c.what, 120))} -- "
+                           f"{md_cell(shorten(round_numbers_in(c.detail or ''), 120))}")
     out.append("")
     return out
 
@@ -217,7 +206,7 @@ def _summary_scripts(run: Run) -> list[str]:
            "|---|---|---|---|---|"]
     for sr in run.scripts:
         figs = "-" if not sr.figures else ", ".join(Path(f).stem for f in sr.figures)
-        out.append("| " + " | ".join(_cell(x) for x in [
+        out.append("| " + " | ".join(md_cell(x) for x in [
             sr.path, len(sr.results), STATUS_WORD.get(sr.status, sr.status),
             f"{sr.seconds:.1f}", figs]) + " |")
     out.append("")
@@ -233,191 +222,6 @@ def _summary_scripts(run: Run) -> list[str]:
     out.append(f"Total wall time: {run.seconds:.1f} s.")
     out.append("")
     return out
-
-
-# --------------------------------------------------------------------------------------------
-# claims/<id>.md: one page per claim
-# --------------------------------------------------------------------------------------------
-
-
-def _md_table(head: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(_cell(h) for h in head) + " |", "|" + "---|" * len(head)]
-    out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
-    return out
-
-
-def claim_page(res: ClaimResult, script: str, sr: ScriptRun | None, run: Run,
-               figures: list[Figure], faults: dict | None, page_dir: Path) -> str:
-    """claims/<id>.md: the statement, the verdict, routes, negative control, certificate,
-    findings, figures, notes and every case with its route.  No timings (deterministic)."""
-    s = run.settings
-    rj = result_json(res, s)
-    info = CATALOGUE.get(res.id)
-    status = STATUS_WORD.get(res.status, res.status.upper())
-    out = [f"# `{res.id}`: {res.paper}", ""]
-    where = f"`{sr.path}`" if sr else script
-    out.append(f"**{status}**, checked by {where}" + (f" ({sr.title})" if sr and sr.title else "")
-               + ". [Summary](../SUMMARY.md) \u00b7 [all claims](../index.html)")
-    out.append("")
-    if info is not None:
-        out += [f"**Statement.** {info.statement}", ""]
-    if res.reason:
-        out += [f"**Reason.** {res.reason}", ""]
-    out += ["## Routes compared", ""] + [f"{k}. {r}" for k, r in enumerate(res.routes, 1)] + [""]
-    out += ["## Verdict", ""]
-    cases = rj.get("cases", [])
-    out.append(f"- cases: {len(cases)} compared, {sum(1 for c in cases if c.get('ok'))} hold")
-    for mc, label in ((False, "deterministic routes"), (True, "Monte Carlo routes")):
-        w = res.worst_gap(mc)
-        if w is not None:
-            with mpmath.workdps(20):
-                ratio = round_number(fmt(w.ratio, 3), 3)
-            out.append(f"- worst gap / tolerance, {label}: {ratio} ({w.route or 'no route named'}; "
-                       f"over {w.cases} `==` cases)")
-    if res.slack:
-        out.append(f"- slack: {round_numbers_in(res.slack, PAGE_DIGITS)}")
-    if faults:
-        out.append(f"- sensitivity: {faults.get('sensitivity', '-')} (the fault catalogue)")
-    out.append("")
-    out += ["## Negative control", ""]
-    if res.controls:
-        for c in res.controls:
-            state = c.state if c.rejected else f"**{c.state}**"
-            detail = f" -- {round_numbers_in(c.detail, PAGE_DIGITS)}" if c.detail else ""
-            out.append(f"- {state}: {c.what}{detail}")
-    else:
-        out.append("- none")
-    out.append("")
-    out += ["## Certificate", ""]
-    cert = res.certified
-    if cert is None:
-        out.append("- not run")
-    else:
-        out.append(f"- {certified_text(res)}")
-        for w in cert.get("what", []) or []:
-            out.append(f"  - {w}")
-        for w in cert.get("undecided", []) or []:
-            out.append(f"  - undecided: {w}")
-        for w in cert.get("disproved", []) or []:
-            out.append(f"  - **disproved**: {w}")
-    out.append("")
-    if faults and faults.get("faults"):
-        out += ["## Faults injected", ""]
-        out += _md_table(["fault", "kind", "caught", "by"],
-                         [[f.get("name", ""), f.get("kind", ""), "yes" if f.get("caught") else
-                           ("-" if f.get("how") == "uncatchable" else "**no**"), f.get("how", "")]
-                          for f in faults["faults"]])
-        out.append("")
-    findings = rj.get("findings", [])
-    if findings:
-        out += ["## Findings", ""]
-        out += _findings_md(findings)
-        out.append("")
-    if figures:
-        out += ["## Figures", ""]
-        for f in figures:
-            rel = os.path.relpath(f.file, page_dir) if f.file.is_absolute() else f.shown
-            out.append(f"![{f.name}]({Path(rel).as_posix()})")
-            out.append("")
-            out.append(f"*{f.name}*" + (f": {f.caption}" if f.caption else ""))
-            out.append("")
-    if res.notes:
-        out += ["## Notes", ""] + [f"- {n}" for n in res.notes] + [""]
-    if res.error:
-        out += ["## Traceback", "", "```"] + res.error.rstrip().splitlines() + ["```", ""]
-    if cases:
-        out += [f"## Cases ({len(cases)})", ""]
-        rows = []
-        for k, c in enumerate(cases, 1):
-            params = ", ".join(f"{p}={round_number(v, 6)}" for p, v in c.get("params", {}).items())
-            rows.append([str(k), c.get("route") or "-", params, round_number(c.get("lhs"), PAGE_DIGITS),
-                         c.get("relation", ""), round_number(c.get("rhs"), PAGE_DIGITS),
-                         round_number(c.get("tol"), 3), gap_text(c) or "-",
-                         "ok" if c.get("ok") else "**NO**"])
-        out += _md_table(["#", "route", "parameters", "lhs", "rel", "rhs", "tol", "gap/tol", "ok"], rows)
-        out.append("")
-        out.append(f"Numbers rounded to {PAGE_DIGITS} digits; `{script}.json` has them at the "
-                   f"working precision ({s.dps} digits).")
-        out.append("")
-    return "\n".join(out)
-
-
-def _findings_md(findings: list[dict]) -> list[str]:
-    """Findings in full (rounded to 6 digits): grouped by their ``what``, which heads each group;
-    the scalar values as a table (one row per finding), each list of rows as a table of its own."""
-    out: list[str] = []
-    groups: dict[str, list[dict]] = {}
-    for f in findings:
-        groups.setdefault(str(f.get("what", "")), []).append(f)
-    for what, group in groups.items():
-        if what:
-            out += [f"**{what}**", ""]
-        keys = list(dict.fromkeys(k for f in group for k in f if k != "what"))
-        scalar = [k for k in keys if not any(isinstance(f.get(k), (list, dict)) for f in group)]
-        if scalar:
-            if len(group) == 1:
-                out += [f"- {k} = {finding_value(group[0].get(k), 6)}" for k in scalar]
-            else:
-                out += _md_table(scalar, [[finding_value(f.get(k), 6) if k in f else "" for k in scalar]
-                                          for f in group])
-            out.append("")
-        for f in group:
-            for k in keys:
-                v = f.get(k)
-                if k in scalar or v is None:
-                    continue
-                if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
-                    cols = list(dict.fromkeys(c for x in v for c in x))
-                    out += [f"{k}:", ""]
-                    out += _md_table(cols, [[finding_value(x.get(c), 6) for c in cols] for x in v])
-                elif isinstance(v, dict):
-                    out += _md_table(list(v), [[finding_value(x, 6) for x in v.values()]])
-                    out.insert(len(out) - 3, f"{k}:")
-                    out.insert(len(out) - 3, "")
-                else:
-                    out.append(f"- {k}: " + (", ".join(round_number(x, 6) if not isinstance(x, (list, dict))
-                                                       else json.dumps(x) for x in v) or "none"))
-                out.append("")
-    return out
-
-
-def read_faults(reports_dir: str | os.PathLike, quick: bool) -> dict[str, dict]:
-    """claim id -> its entry of ``faults.json`` (same mode only); {} otherwise."""
-    try:
-        data = json.loads((Path(reports_dir) / "faults.json").read_text(encoding="utf-8"))
-        if bool(data["quick"]) != bool(quick):
-            return {}
-        return {str(k): v for k, v in data["claims"].items()}
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
-
-
-def write_claim_pages(run: Run, reports_dir: str | os.PathLike) -> list[Path]:
-    """claims/<id>.md for every claim of the run (pseudo ids included); on a full run (no
-    ``--only``) the pages of claims no longer in the run are removed."""
-    d = Path(reports_dir) / "claims"
-    d.mkdir(parents=True, exist_ok=True)
-    figs = run_figures(run)
-    faults = read_faults(reports_dir, run.settings.quick)
-    by_name = {sr.name: sr for sr in run.scripts}
-    written = []
-    for name, r in run.results():
-        sr = by_name.get(name)
-        page = claim_page(r, name, sr, run, figures_of(figs, r.id, name), faults.get(r.id),
-                          d.resolve())
-        written.append(write_atomic(d / claim_file(r.id), page + "\n"))
-    for i, st in run.statuses().items():
-        if st == "missing":
-            info = CATALOGUE[i]
-            text = (f"# `{i}`: {info.paper}\n\n**not yet checked**: no script in paper_checks/ "
-                    f"declares it. [Summary](../SUMMARY.md)\n\n**Statement.** {info.statement}\n")
-            written.append(write_atomic(d / claim_file(i), text))
-    if run.only_ids is None:
-        keep = {p.name for p in written}
-        for p in d.glob("*.md"):
-            if p.name not in keep:
-                p.unlink()
-    return written
 
 
 # --------------------------------------------------------------------------------------------
@@ -599,6 +403,10 @@ def format_result(res: ClaimResult, settings: Settings | None = None,
     if info is not None:
         lines.append(f"  {info.statement}")
     lines.append(f"status     {STATUS_WORD.get(res.status, res.status.upper())}")
+    if evidence_text(res):
+        lines.append(f"evidence   {evidence_text(res)}")
+    for k, st in enumerate(res.steps):
+        lines.append(f"{'rests on' if k == 0 else '':<10} {st.name}: {st.kind}" + (f" ({st.how})" if st.how else ""))
     if res.reason:
         lines.append(f"reason     {res.reason}")
     for k, route in enumerate(res.routes):
@@ -646,7 +454,7 @@ def format_result(res: ClaimResult, settings: Settings | None = None,
 
 __all__ = [
     "environment", "dumps", "write_atomic", "result_json", "script_json", "summary_json",
-    "summary_md", "claim_page", "write_claim_pages", "junit_xml", "write_reports",
+    "summary_md", "write_claim_pages", "junit_xml", "write_reports",
     "previous_durations", "format_table", "format_result", "read_sensitivity", "read_faults",
     "round_number", "round_numbers_in", "condense_findings", "png_text", "run_figures",
 ]

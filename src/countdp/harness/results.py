@@ -184,6 +184,49 @@ class Control:
         return d
 
 
+#: what a step of a claim's argument rests on: ``proved`` (by hand, in the project's notes),
+#: ``certified`` (ball arithmetic decides it), ``numerical`` (converging numbers, not a proof),
+#: ``assumed`` (taken from elsewhere without proof here)
+STEP_KINDS = ("proved", "certified", "numerical", "assumed")
+#: the step kinds that leave a claim conditional on them
+OPEN_STEP_KINDS = ("numerical", "assumed")
+#: the kinds of evidence a passing claim has, strongest first
+EVIDENCE_KINDS = ("proof", "certified instances", "numerical", "conditional")
+
+
+@dataclass
+class Step:
+    """One step of the argument a claim rests on, and what it rests on (:data:`STEP_KINDS`)."""
+
+    name: str
+    kind: str
+    how: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in STEP_KINDS:
+            raise ValueError(f"step kind must be one of {STEP_KINDS}, got {self.kind!r}")
+
+    def to_json(self) -> dict:
+        return {"step": self.name, "kind": self.kind, "how": self.how}
+
+
+def evidence_of(steps: list[Step], certified: dict | None) -> dict:
+    """The kind of evidence (:data:`EVIDENCE_KINDS`) of a claim with these steps and this
+    certification summary: ``conditional`` while any step is numerical or assumed (naming them);
+    else ``proof`` when the certificates prove the claim itself, or when every step is proved or
+    certified and every certificate record is proved; else ``certified instances`` when every
+    record is proved; else ``numerical``."""
+    open_steps = [st.name for st in steps if st.kind in OPEN_STEP_KINDS]
+    if open_steps:
+        return {"kind": "conditional", "conditional_on": open_steps}
+    cert = certified or {}
+    if cert.get("proof") or (steps and cert.get("certified")):
+        return {"kind": "proof"}
+    if cert.get("certified"):
+        return {"kind": "certified instances"}
+    return {"kind": "numerical"}
+
+
 @dataclass
 class ClaimResult:
     id: str
@@ -200,6 +243,12 @@ class ClaimResult:
     error: str | None = None
     seconds: float = 0.0
     reason: str | None = None
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def evidence(self) -> dict:
+        """The kind of evidence the claim has (see :func:`evidence_of`)."""
+        return evidence_of(self.steps, self.certified)
 
     def worst_gap(self, monte_carlo: bool) -> WorstGap | None:
         """The largest |lhs - rhs| / tol over the ``==`` cases of the deterministic routes
@@ -254,6 +303,10 @@ class ClaimResult:
                              for f in self.findings]
         if self.certified is not None:
             d["certified"] = self.certified
+        if self.steps:
+            d["steps"] = [st.to_json() for st in self.steps]
+        if self.status == "pass":
+            d["evidence"] = self.evidence
         if self.error:
             d["error"] = self.error
         return d
