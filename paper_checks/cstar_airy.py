@@ -29,12 +29,14 @@ from scipy import special
 
 from countdp import formulas
 from countdp.arb.airy import certified_limit_constant, certified_prime_zero
+from countdp.arb import airy_calibration
+from countdp.arb.airy_budget_envelope import budget_bound, decide_below_bound, decide_shifts_decreasing
 from countdp.arb.airy_score import certify_score_subgaussian
 from countdp.arb.verdicts import Verdict, decide_gt, decide_lt
 from countdp.divergence import renyi
 from countdp.divergence.tight_rho import mp_renyi, tight_rho
 from countdp.harness.claims import certificate, claim
-from countdp.harness.faults import fault, offset_argument, replace_body, scale
+from countdp.harness.faults import fault, offset_argument, replace_body, scale, set_attribute, uncatchable
 from countdp.harness.results import fmt
 from countdp.laws import airy, symmetric
 from countdp.laws.expectation import mc_abs_error
@@ -506,6 +508,29 @@ def budget(check):
                 + ", ".join(fmt(abs(e - lim) / lim, 3) for e, lim in limits))
 
 
+#: the counts at which the scanned budget is certified below its finite bound
+BUDGET_NS = (1, 2, 3, 5, 10, 100, 1000, 10 ** 6)
+
+
+@certificate("cstar.airy.budget", scope="instance")
+def budget_finite_and_nonincreasing(cert):
+    """v(n) <= 2 I Delta_n^2 (U2: the score-CGF bound, given the sub-Gaussian certificate) at the
+    scanned counts, and Delta_n = log((n + c)/(n - 1 + c))/b decreasing along them (U3: v is
+    nonincreasing there), at r = 0.1, r0 = 0.05, c = 1."""
+    mech = AiryLogMechanism(r0=0.05, c=1, r=0.1)
+    values = [mech.v(n) for n in BUDGET_NS]
+    with cert.precision(96):
+        a, b = certified_prime_zero(), flint.arb(str(mech.b))
+        cert.record("v(n) <= 2 I Delta_n^2", "the scanned budget below its finite bound (U2)",
+                    budget_bound(BUDGET_NS[0], b, mech.c, a), decide_below_bound(BUDGET_NS, values, b, mech.c, a))
+        cert.record("Delta_n decreasing", "the shifts decrease along the scanned counts: v nonincreasing (U3)",
+                    None, decide_shifts_decreasing(BUDGET_NS, b, mech.c))
+
+
+def _log_gap_forward(ctx, n, c):
+    return ctx.log1p(ctx.convert(n) / (1 + ctx.convert(c)))
+
+
 def _n2v_limit_over_b(ctx, b, a1p=None):
     return formulas.airy_fisher(ctx, a1p) / (2 * ctx.convert(b))   # I/(2b) for I/(2b^2)
 
@@ -517,6 +542,12 @@ FAULTS += [
     fault("cstar.airy.budget", "n^2 v(n) -> I/(2b) (b for b^2)", "exponent",
           replace_body(formulas.airy_n2v_limit, _n2v_limit_over_b)),
     fault("cstar.airy.budget", "Fisher information I off by 1 %", "constant", scale(formulas.airy_fisher, "1.01")),
+    fault("cstar.airy.budget", "score-CGF bound I u^2/10 for I u^2/2 (below the KL)", "factor",
+          scale(formulas.airy_score_cgf_bound, "0.2")),
+    fault("cstar.airy.budget", "log gap log(1 + n/(1+c)) for log(1 + 1/(n-1+c))", "index",
+          replace_body(formulas.log_gap, _log_gap_forward)),
+    uncatchable("cstar.airy.budget", "the envelope sup_{m >= n} v(m) dropped", "dropped term",
+                "v is proved nonincreasing (U3), so the envelope equals v: dropping it changes no number"),
 ]
 
 
@@ -685,7 +716,36 @@ def limit(check):
         + f"; gap to 1/pi: {fmt(1 / mpmath.pi - target, 6)}")
 
 
+#: the r at which the calibration lemma's bracket and the tight bracket of b(rho) are certified
+CALIBRATION_RS = ("1e-2", "1e-4", "1e-7")
+
+
+@certificate("cstar.airy.limit", scope="instance")
+def calibration_brackets(cert):
+    """b(rho) bracketed at r0 = r(1 - r), c = r: by the calibration lemma's explicit O(rho)
+    remainder (U5, the route of b(rho)/rho -> 1/m) and by the tight tilt-balance bracket; r^2 I/(2b^2)
+    certified between the tight ends."""
+    with cert.precision(96):
+        rs = [flint.arb(r) for r in CALIBRATION_RS]
+        res = airy_calibration.certify_calibration([airy_calibration.error_target(r * (1 - r), r) for r in rs],
+                                                   prec=96)
+        for r, lemma, tight in zip(CALIBRATION_RS, res.lemma, res.tight):
+            cert.record(**lemma.item())
+            cert.record(**tight.item())
+            lo, hi = tight.coefficient(flint.arb(r))
+            cert.record(f"r^2 I/(2b^2) at r = {r}", "between the tight bracket's ends", lo.union(hi), tight.verdict)
+
+
+_SCALE_BRACKET = airy_calibration.scale_bracket
+
+
+def _remainder_halved(rho, a1p=None, remainder=None):
+    return _SCALE_BRACKET(rho, a1p, remainder=_SCALE_BRACKET(rho, a1p).remainder / 2)
+
+
 FAULTS += [
+    fault("cstar.airy.limit", "the calibration bracket's remainder halved", "factor",
+          set_attribute(airy_calibration, "scale_bracket", _remainder_halved)),
     fault("cstar.airy.limit", "8|a1'|^3/9 for 8|a1'|^3/27", "factor", scale(formulas.airy_limit_constant, 3)),
     fault("cstar.airy.limit", "8|a1'|^2/27 for 8|a1'|^3/27", "exponent",
           replace_body(formulas.airy_limit_constant, _limit_constant_squared)),

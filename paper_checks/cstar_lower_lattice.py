@@ -23,6 +23,7 @@ import mpmath
 import numpy as np
 
 from countdp import formulas
+from countdp.arb import airy_groundstate
 from countdp.arb import lattice_shift as lattice_balls
 from countdp.arb.airy import certified_limit_constant
 from countdp.arb.shift_inequalities import certify_interpolation_margin
@@ -175,7 +176,31 @@ def interpolation_bound_gives_shift_two(cert):
                     None, res.verdict, boxes=res.boxes)
 
 
+def _record_ground_state(cert):
+    """(8) by ground-state substitution (lower-bound.md, step 4): a1 < a1' in disjoint balls, so
+    phi = Ai(k^(1/3)|x| + a1') > 0 on the real line; the best k in exact arithmetic; the maximum
+    c0/2 at mean absolute value 1 (countdp.arb.airy_groundstate)."""
+    res = airy_groundstate.certify_ground_state(prec=96 if cert.quick else 128)
+    for item in res.items():
+        cert.record(**item)
+
+
+@certificate("cstar.lower.lattice", scope="claim")
+def continuum_minimum_by_ground_state(cert):
+    """The ingredients of (8), int psi'^2 >= c0/(2 M^2) at mean absolute value M: certified."""
+    _record_ground_state(cert)
+
+
+def _zeros_swapped():
+    a1, a1p = _CERTIFIED_ZEROS()
+    return a1p, a1
+
+
+_CERTIFIED_ZEROS = airy_groundstate.certified_zeros
+
 FAULTS += [
+    fault("cstar.lower.lattice", "a1 and a1' swapped (the ground state Ai(|x| + a1) vanishes)", "swapped arguments",
+          set_attribute(airy_groundstate, "certified_zeros", _zeros_swapped)),
     fault("cstar.lower.lattice", "interpolation bound over M^2 (its + 1 dropped)", "shift dropped",
           offset_argument(formulas.interpolation_bound, "M", -1)),
     fault("cstar.lower.lattice", "8|a1'|^3/27 off by 0.1 %", "constant", scale(formulas.airy_limit_constant, "1.001")),
@@ -422,18 +447,21 @@ FAULTS += [
 # the value
 # =============================================================================================
 
-STEP_STATUS = [
-    ("(1) coupling", "proved: data processing and the chain rule", "cstar.lower.coupling checks both sides"),
-    ("(2) fibres", "proved: disintegration along theta", "cstar.lower.fibres checks the identity"),
-    ("(3) pointwise", "proved and certified", "cstar.lower.dirichlet: Arb over the whole half-line"),
-    ("(4a) continuum minimum c0/(2M^2)", "assumed: least Fisher information at fixed E|X| (Airy ground "
-     "state, classical)", "supported by the lattice minima tending to c0/M^2 (cstar.lower.lattice)"),
-    ("(4b) interpolation", "proved; its d = 2 step certified", "cstar.lower.lattice: margin Q > 0 in Arb, "
-     "minima enclosed at sample (theta, M)"),
-    ("(5) Jensen", "proved (c0 > 0 certified)", "cstar.lower.jensen"),
-    ("(6) assembled", "proved from (1)-(5)", "cstar.lower.assembled: mechanisms above it, limits numerical"),
-    ("upper end", "n^2 v(n) -> I/(2b^2) proved given the certified sub-Gaussian score; the calibration's "
-     "r -> 0 limit r^2 I/(2b^2) -> c0 numerical", "cstar.airy.*, and the upper-end route here"),
+#: what C* = c0 rests on, step by step (experiments/cstar/lower-bound.md, "The value", and the upper
+#: bound assembled in experiments/cstar/README.md): (kind, step, how)
+STEPS = [
+    ("proved", "(1)-(5), (9), (10), (12)-(14): coupling, fibres, crossing, Jensen, assembly",
+     "by hand; each checked by its claim cstar.lower.*"),
+    ("certified", "(6), (7): the pointwise inequalities", "proved by hand, certified over the whole range "
+     "(cstar.lower.dirichlet)"),
+    ("certified", "(8): the continuum minimum c0/(2 M^2)", "proved by ground-state substitution; its "
+     "ingredients certified (a1 < a1' in disjoint balls, Ai > 0 on [a1', inf), the best k exactly)"),
+    ("certified", "(11): Q > 0 on [0, 1/2]", "proved by hand, certified by branch and bound"),
+    ("certified", "c0 inside (pi/(4e^2), 1/pi)", "Arb enclosure of a1'"),
+    ("proved", "upper end: utility, a nonincreasing budget, n^2 v(n) -> I/(2b^2)", "by hand (U1-U4)"),
+    ("certified", "upper end: K_s(u) < I u^2/2 for every u", "computer-assisted (cstar.airy.subgaussian)"),
+    ("certified", "upper end: b(rho)/rho -> 1/m", "proved with an explicit remainder (U5), certified at the "
+     "checked rho (cstar.airy.limit)"),
 ]
 
 
@@ -468,13 +496,12 @@ def value(check):
                   tol=ext_up.error + working_precision(8))
     check.control("C* = pi/(4 e^2) (the paper's lower end)", lhs=ext_lo.value, relation="==",
                   rhs=mpmath.pi / (4 * mpmath.e ** 2), tol=ext_lo.error + working_precision(8))
-    check.finding(what="status of each step", rows=[{"step": s, "status": st, "evidence": ev}
-                                                    for s, st, ev in STEP_STATUS])
+    for kind, step, how in STEPS:
+        check.step(step, kind, how)
     check.slack(f"C* = {fmt(quad.m2I_half, 15)}: upper end {fmt(ext_up.value, 15)} (bar {fmt(ext_up.error, 2)}), "
                 f"lower end {fmt(ext_lo.value, 12)} (bar {fmt(ext_lo.error, 2)}), lattice {fmt(lat.value, 12)}")
-    check.note("C* = 8|a1'|^3/27 rests on step (4a), the least Fisher information at fixed E|X| (assumed, "
-               "classical), and on the upper end's r -> 0 calibration limit (numerical); every other step is "
-               "proved or certified")
+    check.note("the extrapolated agreements of both ends and of the lattice route with m^2 I/2 are "
+               "corroboration, not steps of the argument: the steps are listed with what each rests on")
 
 
 def _lattice_value(check):
@@ -494,7 +521,15 @@ def value_inside_the_bracket(cert):
                     verdict_all([decide_gt(c0, lo), decide_lt(c0, hi)]))
 
 
+@certificate("cstar.value", scope="claim")
+def continuum_minimum_of_the_value(cert):
+    """Step (8) of the lower end, certified as for cstar.lower.lattice."""
+    _record_ground_state(cert)
+
+
 FAULTS += [
+    fault("cstar.value", "a1 and a1' swapped (the ground state Ai(|x| + a1) vanishes)", "swapped arguments",
+          set_attribute(airy_groundstate, "certified_zeros", _zeros_swapped)),
     fault("cstar.value", "8|a1'|^3/27 off by 0.1 %", "constant", scale(formulas.airy_limit_constant, "1.001")),
     fault("cstar.value", "8|a1'|^2/27 for 8|a1'|^3/27", "exponent",
           wrap_body(formulas.airy_limit_constant, lambda ctx, f, a1p=None:

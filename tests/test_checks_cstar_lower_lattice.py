@@ -25,8 +25,8 @@ def test_claim_passes_and_its_controls_are_rejected(claim_id, run_claim):
     assert len(res.routes) >= 2
 
 
-SCOPES = {"cstar.lower.lattice": ["instance", "claim"], "cstar.lower.jensen": ["claim"],
-          "cstar.lower.assembled": ["instance"], "cstar.value": ["instance"]}
+SCOPES = {"cstar.lower.lattice": ["instance", "claim", "claim"], "cstar.lower.jensen": ["claim"],
+          "cstar.lower.assembled": ["instance"], "cstar.value": ["instance", "claim"]}
 
 
 @pytest.mark.parametrize("claim_id", CLAIMS)

@@ -71,6 +71,7 @@ def test_a_numerical_or_assumed_step_always_leaves_the_claim_conditional(steps, 
         assert evidence_text(res).startswith("conditional on ")
     elif scopes and (all(s == "claim" for s in scopes) or steps):
         assert ev == {"kind": "proof"}
+        assert evidence_text(res) == ("theorem: every step proved or certified" if steps else "proof")
     elif scopes:
         assert ev == {"kind": "certified instances"}
     else:

@@ -4,7 +4,6 @@ same data and rejects a changed figure."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from countdp.harness.plotting import PIXEL_TOLERANCE, figures_differ, new_figure, save
 

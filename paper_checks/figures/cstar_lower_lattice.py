@@ -55,7 +55,7 @@ def _bracket_figure(new_figure, c0, airy_coefficient, bound_limit):
     fig, (ax, bx) = new_figure(1, 2, size=(10.0, 6.4))
     lo, hi = math.pi / (4 * math.e ** 2), 1 / math.pi
     rows = ((2.0, lo, hi, "paper (eq 32)", "C1"), (1.0, lo, c0, "with the Airy mechanism", "C0"),
-            (0.0, c0, c0, "with the lower bound: a single value", "C2"))
+            (0.0, c0, c0, "with the lower bound (a theorem: every step proved or certified)", "C2"))
     for y, a, b, name, col in rows:
         ax.plot([a, b], [y, y], color=col, lw=6, solid_capstyle="butt" if b > a else "round",
                 marker="o" if a == b else None, ms=7)

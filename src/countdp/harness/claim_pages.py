@@ -23,13 +23,16 @@ EVIDENCE_WORD = {"proof": "proof", "certified instances": "certified instances",
 
 def evidence_text(res: ClaimResult) -> str:
     """The kind of evidence of a passing claim, in words ("conditional on (4a), ..." names the
-    numerical or assumed steps); empty for a claim that does not pass."""
+    numerical or assumed steps; "theorem" when the claim's own steps are all proved or
+    certified); empty for a claim that does not pass."""
     if res.status != "pass":
         return ""
     ev = res.evidence
     word = EVIDENCE_WORD[ev["kind"]]
     if ev["kind"] == "conditional":
         return f"{word} on " + ", ".join(ev["conditional_on"])
+    if ev["kind"] == "proof" and res.steps:
+        return "theorem: every step proved or certified"
     return word
 
 
