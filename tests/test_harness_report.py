@@ -207,18 +207,18 @@ def test_summary_md(reports):
         assert cid in md
     for title in catalogue.SECTION_TITLES.values():
         assert title in md
-    header = "| claim | paper | status | routes | worst gap / tol | slack | sens. | certified |"
+    header = "| claim | paper | status | evidence | routes | worst gap / tol | slack | Arb records |"
     assert header in md
     row = next(ln for ln in md.splitlines() if ln.startswith("| [`lem4.1`]"))
-    assert "(claims/lem4.1.md)" in row and "| PASS | 2 |" in row
+    assert "(claims/lem4.1.md)" in row and "| PASS | **PROOF** | 2 |" in row
     assert "1e-28 \\| tight" in row  # pipes in text are escaped
-    assert "| PROOF 1/1 |" in row
-    worst = float(row.split(" | ")[4].split()[0])  # |lhs - rhs| / tol = 1e-28 / 1e-20
+    assert "| **PROOF** |" in row and row.endswith("| 1/1 |")
+    worst = float(row.split(" | ")[5].split()[0])  # |lhs - rhs| / tol = 1e-28 / 1e-20
     assert worst == pytest.approx(1e-8, rel=1e-2)
     assert "| FAIL |" in md and "| ERROR |" in md
     assert "Not yet checked:" in md and "`thm3.1.ii`" in md
     assert "## Findings" in md and "where the supremum sits" in md
-    assert "sup_at = 0.1429" in md  # rounded to 4 digits (1/7)
+    assert "| sup_at | note |" in md and "| 0.1429 | where the supremum sits |" in md  # 4 digits (1/7)
     assert "ValueError: the last line of the traceback" in md
     assert "ImportError: cannot import this script" in md
     assert "control NOT rejected: a blind control" in md
@@ -298,9 +298,10 @@ def test_rounding_and_condensing():
     assert report.round_number("12", 4) == "12" and report.round_number("0.0", 4) == "0"
     assert report.round_number("alpha -> 1", 4) == "alpha -> 1"
     assert report.round_numbers_in("-0.04798660001 +- 4.7e-13") == "-0.04799 +- 4.7e-13"
-    fs = [{"what": "ratio", "n": str(n), "r": "0.1", "value": f"0.{n}12345678"} for n in range(1, 7)]
-    [line] = report.condense_findings(fs)
-    assert line.startswith("ratio (6 findings): n 1\u20266, r 0.1, value 0.1123\u20260.6123")
+    fs = [{"what": "ratio", "n": str(n), "r": "0.1", "value": f"0.{n}12345678"} for n in range(1, 9)]
+    [table] = report.finding_tables(fs + [{"what": "coverage of x", "covered": 1, "total": 1}])
+    assert table.title == "ratio" and table.head == ("n", "r", "value") and table.more == 2
+    assert table.rows[0] == ("1", "0.1", "0.1123") and len(table.rows) == 6
 
 
 def test_atomic_write_and_stale_reports(tmp_path, reports):

@@ -11,7 +11,7 @@ from pathlib import Path
 import mpmath
 
 from .catalogue import CATALOGUE
-from .digest import (PAGE_DIGITS, Figure, certified_text, claim_file, figures_of, finding_value, gap_text,
+from .digest import (PAGE_DIGITS, Figure, certified_text, claim_file, figures_of, finding_value, gap_text, is_bookkeeping,
                      md_table, result_json, round_number, round_numbers_in, run_figures, write_atomic)
 from .results import ClaimResult, Run, ScriptRun, fmt
 
@@ -36,6 +36,51 @@ def evidence_text(res: ClaimResult) -> str:
     return word
 
 
+#: the badge of each kind of evidence: (CSS class, word); "theorem" is a proof whose own steps are
+#: all proved or certified
+EVIDENCE_BADGE = {"proof": ("proof", "PROOF"), "theorem": ("proof", "theorem"),
+                  "certified instances": ("instances", "certified instances"),
+                  "numerical": ("numerical", "numerical evidence"),
+                  "conditional": ("conditional", "conditional")}
+
+
+def evidence_kind(res: ClaimResult) -> str:
+    """The badge key of a passing claim (:data:`EVIDENCE_BADGE`; "theorem" for a proof resting on
+    declared steps); "" for a claim that does not pass."""
+    if res.status != "pass":
+        return ""
+    kind = res.evidence["kind"]
+    return "theorem" if kind == "proof" and res.steps else kind
+
+
+def evidence_badge(res: ClaimResult) -> str:
+    """The badge's words: PROOF, theorem, certified instances, numerical evidence, or
+    "conditional on <steps>"; "-" for a claim that does not pass."""
+    kind = evidence_kind(res)
+    if not kind:
+        return "-"
+    word = EVIDENCE_BADGE[kind][1]
+    return f"{word} on " + ", ".join(res.evidence["conditional_on"]) if kind == "conditional" else word
+
+
+def evidence_counts(run: Run) -> dict[str, int]:
+    """How many passing claims of ``run`` have each kind of evidence (:data:`EVIDENCE_KINDS`
+    order; "theorem" counted apart from "proof")."""
+    counts = dict.fromkeys(EVIDENCE_BADGE, 0)
+    for _, r in run.results():
+        if r.status == "pass":
+            counts[evidence_kind(r)] += 1
+    return counts
+
+
+def evidence_counts_text(counts: dict[str, int]) -> str:
+    """"11 PROOF (1 a theorem), 41 certified instances, 9 numerical evidence, 0 conditional"."""
+    proofs = counts["proof"] + counts["theorem"]
+    theorem = f" ({counts['theorem']} a theorem from proved or certified steps)" if counts["theorem"] else ""
+    return (f"{proofs} PROOF{theorem}, {counts['certified instances']} certified instances, "
+            f"{counts['numerical']} numerical evidence, {counts['conditional']} conditional")
+
+
 def claim_page(res: ClaimResult, script: str, sr: ScriptRun | None, run: Run,
                figures: list[Figure], faults: dict | None, page_dir: Path) -> str:
     """The Markdown page of one claim."""
@@ -48,8 +93,12 @@ def claim_page(res: ClaimResult, script: str, sr: ScriptRun | None, run: Run,
     out += _certificate_lines(res)
     out += _step_lines(res)
     out += _fault_lines(faults)
-    if rj.get("findings"):
-        out += ["## Findings", ""] + _findings_md(rj["findings"]) + [""]
+    found = [f for f in rj.get("findings", []) if not is_bookkeeping(f)]
+    coverage = [f for f in rj.get("findings", []) if is_bookkeeping(f)]
+    if found:
+        out += ["## Findings", ""] + _findings_md(found) + [""]
+    if coverage:
+        out += ["## Coverage of the routes", ""] + _findings_md(coverage) + [""]
     out += _figure_lines(figures, page_dir)
     if res.notes:
         out += ["## Notes", ""] + [f"- {n}" for n in res.notes] + [""]
@@ -62,10 +111,12 @@ def claim_page(res: ClaimResult, script: str, sr: ScriptRun | None, run: Run,
 def _head_lines(res: ClaimResult, script: str, sr: ScriptRun | None) -> list[str]:
     info = CATALOGUE.get(res.id)
     status = STATUS_WORD.get(res.status, res.status.upper())
-    evidence = evidence_text(res)
+    kind = evidence_kind(res)
+    evidence = (f" \u00b7 evidence: **{evidence_badge(res)}**"
+                + (" (every step proved or certified)" if kind == "theorem" else "")) if kind else ""
     where = f"`{sr.path}`" if sr else script
     out = [f"# `{res.id}`: {res.paper}", "",
-           f"**{status}**" + (f" ({evidence})" if evidence else "") + f", checked by {where}"
+           f"**{status}**{evidence} \u00b7 checked by {where}"
            + (f" ({sr.title})" if sr and sr.title else "")
            + ". [Summary](../SUMMARY.md) \u00b7 [all claims](../index.html)", ""]
     if info is not None:
@@ -241,4 +292,5 @@ def write_claim_pages(run: Run, reports_dir: str | os.PathLike) -> list[Path]:
     return written
 
 
-__all__ = ["STATUS_WORD", "EVIDENCE_WORD", "evidence_text", "claim_page", "read_faults", "write_claim_pages"]
+__all__ = ["STATUS_WORD", "EVIDENCE_WORD", "EVIDENCE_BADGE", "evidence_text", "evidence_kind", "evidence_badge",
+           "evidence_counts", "evidence_counts_text", "claim_page", "read_faults", "write_claim_pages"]

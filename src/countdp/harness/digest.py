@@ -199,13 +199,13 @@ def section_label(title: str | None, script: str) -> str:
 
 
 def certified_short(cert: dict | None) -> str:
-    """PROOF k/n, instances k/n, partial k/n, or no."""
+    """The ball-arithmetic records of a claim: "k/n" decided true (with "partial" when not all
+    are), "none" (no certificate: numerical evidence), "-" (certification not run)."""
     if not cert:
         return "-"
     if "records" not in cert:
-        return "no"
-    word = "partial" if not cert.get("certified") else ("PROOF" if cert.get("proof") else "instances")
-    return f"{word} {cert.get('proved')}/{cert.get('records')}"
+        return "none"
+    return ("" if cert.get("certified") else "partial ") + f"{cert.get('proved')}/{cert.get('records')}"
 
 
 def worst_short(res: ClaimResult, route_width: int = 38) -> str:
@@ -236,52 +236,60 @@ def finding_value(v: Any, digits: int) -> str:
     return round_number(v, digits)
 
 
-def _as_number(text: str):
-    try:
-        x = mpmath.mpf(text)
-    except (ValueError, TypeError):
-        return None
-    return None if mpmath.isnan(x) else x
+def is_bookkeeping(finding: dict) -> bool:
+    """A coverage record (how many cases a route covered, skipped or could not compute): kept on
+    the claim's page, left out of SUMMARY.md and index.html."""
+    return str(finding.get("what", "")).startswith("coverage") or {"covered", "total"} <= set(finding)
 
 
-def _spread(values: list[str], digits: int) -> str:
-    """The values a finding's key takes across a group: one value; a set of at most 4; the
-    numeric range (with the non-numeric values beside it)."""
-    distinct = list(dict.fromkeys(values))
-    if len(distinct) == 1:
-        return distinct[0]
-    if len(distinct) <= 4:
-        return "{" + ", ".join(distinct) + "}"
-    nums = [(x, v) for v in distinct if (x := _as_number(v)) is not None]
-    other = [v for v in distinct if _as_number(v) is None]
-    text = ""
-    if nums:
-        lo = min(nums, key=lambda t: t[0])[1]
-        hi = max(nums, key=lambda t: t[0])[1]
-        text = f"{lo}\u2026{hi}"
-    if other:
-        text += (" or " if text else "") + ", ".join(other[:3]) + (", \u2026" if len(other) > 3 else "")
-    return text
+@dataclass(frozen=True)
+class FindingTable:
+    """One group of findings (same ``what``) as a short table: its title, column heads, at most
+    ``max_rows`` rows of rounded cells, and how many rows were left out."""
+
+    title: str
+    head: tuple
+    rows: tuple
+    more: int
 
 
-def condense_findings(findings: list[dict], digits: int = SUMMARY_DIGITS) -> list[str]:
-    """The findings of one claim as a few lines: grouped by their ``what``; in a group of several,
-    each key once with the value, the set or the range it takes; numbers rounded."""
+def _cell(v: Any, digits: int, width: int = 40) -> str:
+    return shorten(finding_value(v, digits), width)
+
+
+def _row_tables(title: str, f: dict, digits: int, max_rows: int) -> list[FindingTable]:
+    """The lists of rows inside one finding, each a table of its own."""
+    out = []
+    for k, v in f.items():
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            cols = tuple(dict.fromkeys(c for x in v for c in x))[:8]
+            rows = tuple(tuple(_cell(x.get(c), digits) for c in cols) for x in v[:max_rows])
+            out.append(FindingTable(f"{title}: {k}" if title else k, cols, rows, max(0, len(v) - max_rows)))
+    return out
+
+
+def finding_tables(findings: list[dict], digits: int = SUMMARY_DIGITS, max_rows: int = 6) -> list[FindingTable]:
+    """The findings of a claim beyond its coverage records (:func:`is_bookkeeping`), as short
+    tables: a group of findings with the same ``what``, one row per finding over their scalar
+    keys (at most 8 columns); each list of rows inside a finding, a table of its own; numbers
+    rounded to ``digits`` significant digits."""
     groups: dict[str, list[dict]] = {}
     for f in findings:
-        groups.setdefault(str(f.get("what", "")), []).append(f)
-    lines = []
+        if not is_bookkeeping(f):
+            groups.setdefault(str(f.get("what", "")), []).append(f)
+    out = []
     for what, group in groups.items():
         keys = list(dict.fromkeys(k for f in group for k in f if k != "what"))
-        items = []
-        for k in keys:
-            vals = [f"({len(f[k])} entries)" if isinstance(f[k], dict) and (len(f[k]) > 4 or len(group) > 1)
-                    else finding_value(f[k], digits) for f in group if k in f]
-            items.append(f"{k} {_spread(vals, digits)}" if len(group) > 1 else f"{k} = {vals[0]}")
-        head = f"{what}" + (f" ({len(group)} findings)" if len(group) > 1 else "")
-        lines.append((head + ": " if what else (f"({len(group)} findings) " if len(group) > 1 else ""))
-                     + ", ".join(items))
-    return lines
+        nested = {k for k in keys for f in group if isinstance(f.get(k), list) and f[k]
+                  and all(isinstance(x, dict) for x in f[k])}
+        scalar = tuple(k for k in keys if k not in nested)[:8]
+        if scalar:
+            rows = tuple(tuple(_cell(f.get(k), digits) if k in f else "" for k in scalar)
+                         for f in group[:max_rows])
+            out.append(FindingTable(what, scalar, rows, max(0, len(group) - max_rows)))
+        for f in group[:2]:
+            out += _row_tables(what, {k: f[k] for k in keys if k in nested and k in f}, digits, max_rows)
+    return out
 
 
 def png_text(path: str | os.PathLike) -> dict[str, str]:

@@ -20,6 +20,7 @@ import mpmath
 
 from . import digest
 from .catalogue import CATALOGUE
+from .claim_pages import EVIDENCE_BADGE, evidence_badge, evidence_counts, evidence_kind
 from .results import ClaimResult, Run, ScriptRun, fmt
 
 #: the most cases shown per claim in the page
@@ -60,13 +61,13 @@ def _claim_bodies(run: Run, figs, sensitivity: dict, faults: dict) -> tuple[list
         sections.append(sec)
         k += 1
         bodies.append(_claim_body(k, r, name, sr, sec, run, digest.figures_of(figs, r.id, name),
-                                  sensitivity.get(r.id), faults.get(r.id)))
+                                  sensitivity.get(r.id, "") if sensitivity else None, faults.get(r.id)))
     for cid, st in run.statuses().items():
         if st == "missing":
             k += 1
             sec = _GROUP[CATALOGUE[cid].section]
             sections.append(sec)
-            bodies.append(_missing_body(k, cid, sec))
+            bodies.append(_missing_body(k, cid, sec, bool(sensitivity)))
     return bodies, list(dict.fromkeys(sections))
 
 
@@ -83,17 +84,22 @@ def index_html(run: Run, sensitivity: dict[str, str] | None = None,
     bodies, sections = _claim_bodies(run, figs, sensitivity, faults)
     statuses_present = [w for w in ("PASS", "FAIL", "ERROR", "not yet checked")
                         if any(_status_word(st) == w for st in run.statuses().values())]
-    ths = _column_heads()
+    ths = _column_heads(bool(sensitivity))
     commit = str(env.get("commit", "unknown")).removesuffix("-dirty")
     dirty = "with uncommitted changes: dirty" if env.get("dirty") else "clean working tree"
     pills = "".join(f'<span class="pill {cls}">{counts[key]} {word}</span>' for key, cls, word in (
         ("pass", "pass", "pass"), ("fail", "fail", "fail"), ("error", "error", "error"),
         ("missing", "missing", "not yet checked")))
+    ev = evidence_counts(run)
+    ev_pills = "".join(f'<span class="ev {EVIDENCE_BADGE[key][0]}">{ev[key]} {_e(EVIDENCE_BADGE[key][1])}</span>'
+                       for key in EVIDENCE_BADGE if key != "theorem" or ev[key])
     caught = _faults_caught(sensitivity)
     env_rows = "".join(f"<tr><th>{_e(key)}</th><td>{_e(v)}</td></tr>" for key, v in env.items())
     fig_html = "".join(_figure(f) for f in figs) or '<p class="note">No figures in this run ' \
         "(made by <code>countdp reproduce</code> without <code>--no-figures</code>).</p>"
     opts_status = "".join(f'<option value="{_e(w)}">{_e(w)}</option>' for w in statuses_present)
+    opts_evidence = "".join(f'<option value="{_e(w)}">{_e(w)}</option>' for w in dict.fromkeys(
+        EVIDENCE_BADGE[k][1] for k in EVIDENCE_BADGE if ev[k]))
     opts_section = "".join(f'<option value="{_e(x)}">{_e(x)}</option>' for x in sections)
     scope = "" if run.only_ids is None else f" (only: {', '.join(run.only_ids) or 'none'})"
     return f"""<!DOCTYPE html>
@@ -108,17 +114,24 @@ def index_html(run: Run, sensitivity: dict[str, str] | None = None,
 <header>
 <h1>countdp: claim-by-claim verification</h1>
 <p class="counts">{pills}{_e(scope)}</p>
+<p class="counts">evidence of the passing claims: {ev_pills}</p>
 <p>{'quick' if s.quick else 'full'} mode, {s.dps} digits, seed {s.seed}{'' if s.certify else ', certification off'};
 countdp {_e(env['countdp'])}, commit <code>{_e(commit)}</code> ({dirty});
 wall time <span class="seconds">{run.seconds:.1f} s</span>.{caught}</p>
 <p class="note">Click a claim to expand it (statement, routes, verdict, negative control, certificate,
-findings, figures, cases); click a column head to sort. <em>worst gap / tol</em>: the largest
-|lhs &minus; rhs| / tolerance over the claim's <code>==</code> cases, with its route, Monte Carlo
-routes (MC) apart; above 1 would fail. <em>certified</em>: PROOF when every ball-arithmetic record
-proves the claim itself, instances when the records certify instances of it.</p>
+what it rests on, findings, figures, cases); click a column head to sort. A link to one claim:
+<code>index.html#claim-&lt;id&gt;</code> (e.g. <a href="#claim-cstar.value"><code>#claim-cstar.value</code></a>)
+opens it expanded; <code>#fig-&lt;name&gt;</code> shows a figure. <em>evidence</em>: PROOF when the
+ball-arithmetic certificates prove the statement itself; theorem when every step it rests on is proved
+or certified; certified instances when every record is decided at the instances checked; numerical
+evidence without a certificate; conditional on the steps that are only numerical or assumed.
+<em>worst gap / tol</em>: the largest |lhs &minus; rhs| / tolerance over the claim's <code>==</code>
+cases, with its route, Monte Carlo routes (MC) apart; above 1 would fail. <em>Arb records</em>:
+certificate records decided true / made.{' <em>sens.</em>: faults of the catalogue caught (this run).' if sensitivity else ''}</p>
 </header>
 <nav class="controls" aria-label="filters">
 <label>status <select id="f-status"><option value="">all</option>{opts_status}</select></label>
+<label>evidence <select id="f-evidence"><option value="">all</option>{opts_evidence}</select></label>
 <label>section <select id="f-section"><option value="">all</option>{opts_section}</select></label>
 <label>search <input id="f-text" type="search" placeholder="id, paper label, route"></label>
 <button type="button" id="expand-all">expand all</button>
@@ -145,14 +158,19 @@ proves the claim itself, instances when the records certify instances of it.</p>
 """
 
 
-def _column_heads() -> str:
-    """The sortable column heads of the claims table."""
-    head = ["#", "claim", "paper", "section", "status", "routes", "worst gap / tol", "slack",
-            "sens.", "certified"]
-    keys = ["order", "id", "paper", "section", "rank", "routes", "worst", "slack", "sens", "cert"]
+def _column_heads(sens: bool) -> str:
+    """The sortable column heads of the claims table (``sens.`` only with fault data)."""
+    head = ["#", "claim", "paper", "section", "status", "evidence", "routes", "worst gap / tol", "slack",
+            *(["sens."] if sens else []), "Arb records"]
+    keys = ["order", "id", "paper", "section", "rank", "evidence", "routes", "worst", "slack",
+            *(["sens"] if sens else []), "cert"]
     numeric = {"order", "rank", "routes", "worst"}
     return "".join(f'<th data-key="{key}" data-type="{"num" if key in numeric else "text"}" '
                    f'tabindex="0" title="sort by {_e(h)}">{_e(h)}</th>' for h, key in zip(head, keys))
+
+
+def _columns(sens: bool) -> int:
+    return 11 if sens else 10
 
 
 def _faults_caught(sensitivity: dict[str, str]) -> str:
@@ -188,25 +206,26 @@ def _figure(f) -> str:
             f"{claims}</span></figcaption></figure>")
 
 
-def _missing_body(k: int, cid: str, sec: str) -> str:
+def _missing_body(k: int, cid: str, sec: str, sens_col: bool) -> str:
     info = CATALOGUE[cid]
     search = f"{cid} {info.paper} {info.statement}".lower()
     row = (f'<tr class="row" tabindex="0" aria-expanded="false"><td>{k}</td>'
            f'<td class="id"><span class="tw">\u25b8</span> <code>{_e(cid)}</code></td>'
            f"<td>{_e(info.paper)}</td><td>{_e(sec)}</td>"
-           f'<td><span class="st missing">not yet checked</span></td><td></td><td></td><td></td>'
-           f"<td></td><td></td></tr>")
-    detail = (f'<tr class="detail" hidden><td colspan="10"><p><b>Statement.</b> '
+           f'<td><span class="st missing">not yet checked</span></td>' + "<td></td>" * (_columns(sens_col) - 5)
+           + "</tr>")
+    detail = (f'<tr class="detail" hidden><td colspan="{_columns(sens_col)}"><p><b>Statement.</b> '
               f"{_e(info.statement)}</p><p>No script in paper_checks/ declares this claim.</p></td></tr>")
     return (f'<tbody class="claim" id="claim-{_e(cid)}" data-id="{_e(cid)}" data-status="not yet checked" '
             f'data-rank="2" data-order="{k}" data-paper="{_e(info.paper)}" data-section="{_e(sec)}" '
-            f'data-routes="" data-worst="" data-slack="" data-sens="" data-cert="" '
+            f'data-evidence="" data-routes="" data-worst="" data-slack="" data-sens="" data-cert="" '
             f'data-search="{_e(search)}">{row}{detail}</tbody>\n')
 
 
 def _claim_body(k: int, r: ClaimResult, name: str, sr: ScriptRun | None, sec: str, run: Run,
                 figs: list, sens: str | None, faults: dict | None) -> str:
-
+    """The row of one claim and its hidden detail; ``sens`` is None when the run has no fault
+    data (no ``sens.`` column)."""
     s = run.settings
     with mpmath.workdps(s.dps):
         worst = digest.worst_short(r)
@@ -215,22 +234,27 @@ def _claim_body(k: int, r: ClaimResult, name: str, sr: ScriptRun | None, sec: st
     status = _status_word(r.status)
     sens_short = digest.sensitivity_short(sens)
     cert = digest.certified_short(r.certified)
+    badge, kind = evidence_badge(r), evidence_kind(r)
+    ev_class = EVIDENCE_BADGE[kind][0] if kind else "none"
     slack = digest.round_numbers_in(r.slack or "", digest.SUMMARY_DIGITS)
-    search = " ".join([r.id, r.paper, name, sec, *r.routes]).lower()
+    search = " ".join([r.id, r.paper, name, sec, badge, *r.routes]).lower()
+    sens_cell = f"<td>{_e(sens_short)}</td>" if sens is not None else ""
     row = (f'<tr class="row" tabindex="0" aria-expanded="false"><td>{k}</td>'
            f'<td class="id"><span class="tw">\u25b8</span> <code>{_e(r.id)}</code></td>'
            f"<td>{_e(r.paper)}</td><td>{_e(sec)}</td>"
            f'<td><span class="st {_e(r.status)}">{_e(status)}</span></td>'
+           f'<td><span class="ev {ev_class}">{_e(badge)}</span></td>'
            f'<td class="num">{len(r.routes)}</td><td>{_e(worst)}</td>'
-           f'<td class="slack">{_e(digest.shorten(slack, 90))}</td><td>{_e(sens_short)}</td>'
+           f'<td class="slack">{_e(digest.shorten(slack, 90))}</td>{sens_cell}'
            f'<td class="cert">{_e(cert)}</td></tr>')
     detail = _detail(r, name, sr, run, figs, sens, faults)
+    ev_word = EVIDENCE_BADGE[kind][1] if kind else ""
     return (f'<tbody class="claim" id="claim-{_e(r.id)}" data-id="{_e(r.id)}" data-status="{_e(status)}" '
             f'data-rank="{STATUS_RANK.get(r.status, 0)}" data-order="{k}" data-paper="{_e(r.paper)}" '
-            f'data-section="{_e(sec)}" data-routes="{len(r.routes)}" data-worst="{worst_num}" '
-            f'data-slack="{_e(slack[:60])}" data-sens="{_e(sens_short)}" data-cert="{_e(cert)}" '
-            f'data-search="{_e(search)}">{row}'
-            f'<tr class="detail" hidden><td colspan="10">{detail}</td></tr></tbody>\n')
+            f'data-section="{_e(sec)}" data-evidence="{_e(ev_word)}" data-routes="{len(r.routes)}" '
+            f'data-worst="{worst_num}" data-slack="{_e(slack[:60])}" data-sens="{_e(sens_short)}" '
+            f'data-cert="{_e(cert)}" data-search="{_e(search)}">{row}'
+            f'<tr class="detail" hidden><td colspan="{_columns(sens is not None)}">{detail}</td></tr></tbody>\n')
 
 
 def _detail(r: ClaimResult, name: str, sr: ScriptRun | None, run: Run, figs: list,
@@ -249,6 +273,7 @@ def _detail(r: ClaimResult, name: str, sr: ScriptRun | None, run: Run, figs: lis
         out.append(f"<p><b>Statement.</b> {_e(info.statement)}</p>")
     if r.reason:
         out.append(f"<p><b>Reason.</b> {_e(r.reason)}</p>")
+    out.append(_evidence_html(r))
     out.append("<h4>Routes compared</h4><ol>" + "".join(f"<li>{_e(x)}</li>" for x in r.routes) + "</ol>")
     cases = rj.get("cases", [])
     n_ok = sum(1 for c in cases if c.get("ok"))
@@ -281,13 +306,13 @@ def _detail(r: ClaimResult, name: str, sr: ScriptRun | None, run: Run, figs: lis
                        f"<td>{_e(f.get('how'))}</td></tr>" for f in faults["faults"])
         out.append(f"<h4>Faults injected ({_e(faults.get('sensitivity'))})</h4>"
                    f'<table class="small"><tr><th>fault</th><th>kind</th><th>caught by</th></tr>{rows}</table>')
-    findings = rj.get("findings", [])
-    if findings:
-        out.append("<h4>Findings</h4><ul>" + "".join(
-            f"<li>{_e(line)}</li>" for line in digest.condense_findings(findings, 6)) + "</ul>")
+    tables = digest.finding_tables(rj.get("findings", []), 6)
+    if tables:
+        out.append("<h4>Findings</h4>" + "".join(_finding_table(t) for t in tables))
     if figs:
-        out.append("<h4>Figures</h4><p>" + ", ".join(
-            f'<a href="#fig-{_e(f.name)}">{_e(f.name)}</a>' for f in figs) + "</p>")
+        out.append("<h4>Figures</h4><ul>" + "".join(
+            f'<li><a href="#fig-{_e(f.name)}">{_e(f.name)}</a>{": " + _e(f.caption) if f.caption else ""}</li>'
+            for f in figs) + "</ul>")
     if r.notes:
         out.append("<h4>Notes</h4><ul>" + "".join(f"<li>{_e(n)}</li>" for n in r.notes) + "</ul>")
     if r.error:
@@ -314,6 +339,31 @@ def _detail(r: ClaimResult, name: str, sr: ScriptRun | None, run: Run, figs: lis
     return "".join(out)
 
 
+_OPEN = ' class="bad"'
+
+
+def _evidence_html(r: ClaimResult) -> str:
+    """The claim's kind of evidence as a badge, and the steps it rests on (an open step marked)."""
+    kind = evidence_kind(r)
+    if not kind:
+        return ""
+    out = (f'<p><b>Evidence.</b> <span class="ev {EVIDENCE_BADGE[kind][0]}">{_e(evidence_badge(r))}</span>'
+           + (" (every step proved or certified)" if kind == "theorem" else "") + "</p>")
+    if r.steps:
+        out += "<h4>What the claim rests on</h4><ul>" + "".join(
+            f'<li{_OPEN if st.kind in ("numerical", "assumed") else ""}>{_e(st.name)}: '
+            f'{_e(st.kind)}{" &mdash; " + _e(st.how) if st.how else ""}</li>' for st in r.steps) + "</ul>"
+    return out
+
+
+def _finding_table(t: digest.FindingTable) -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in t.head)
+    rows = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in t.rows)
+    more = f'<p class="note">&hellip; and {t.more} more rows on the claim\'s page</p>' if t.more else ""
+    title = f"<p>{_e(t.title)}</p>" if t.title else ""
+    return f'{title}<table class="small"><tr>{head}</tr>{rows}</table>{more}'
+
+
 _CSS = """
 :root { --pass: #1a7f37; --fail: #cf222e; --error: #9a6700; --missing: #6e7781; --line: #d0d7de; }
 * { box-sizing: border-box; }
@@ -332,8 +382,16 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fo
             border: 1px solid var(--line); border-radius: 6px; display: flex; gap: .8rem;
             flex-wrap: wrap; align-items: center; }
 .controls input { width: 14rem; }
+.ev { display: inline-block; padding: 0 .45rem; border-radius: .3rem; font-weight: 600; white-space: nowrap;
+      border: 1px solid; font-size: .9em; }
+.ev.proof { background: #1a7f37; border-color: #1a7f37; color: #fff; }
+.ev.instances { background: #ddf4ff; border-color: #54aeff; color: #0a3069; }
+.ev.numerical { background: #fff8c5; border-color: #d4a72c; color: #4d2d00; }
+.ev.conditional { background: #ffebe9; border-color: #ff8182; color: #82071e; border-style: dashed; }
+.ev.none { border-color: transparent; color: #57606a; font-weight: 400; }
+p.counts .ev { margin-right: .4rem; }
 table#claims { border-collapse: collapse; width: 100%; margin-top: .6rem; }
-#claims > thead th { position: sticky; top: 2.9rem; background: #eaeef2; text-align: left;
+#claims > thead th { position: sticky; top: calc(var(--bar, 2.9rem) - 1px); background: #eaeef2; text-align: left;
              cursor: pointer; padding: .35rem .4rem; border-bottom: 2px solid var(--line);
              white-space: nowrap; z-index: 1; }
 #claims > thead th.asc::after { content: " \\25b2"; }
@@ -369,13 +427,22 @@ _JS = r"""
   var table = document.getElementById("claims");
   var fStatus = document.getElementById("f-status");
   var fSection = document.getElementById("f-section");
+  var fEvidence = document.getElementById("f-evidence");
   var fText = document.getElementById("f-text");
   var shown = document.getElementById("shown");
+  var bar = document.querySelector(".controls");
+  // the column heads stick just below the filter bar, whatever its height (it wraps on narrow
+  // windows): no gap between them for the rows to show through
+  function stick() { document.documentElement.style.setProperty("--bar", bar.getBoundingClientRect().height + "px"); }
+  stick();
+  window.addEventListener("resize", stick);
   function bodies() { return Array.prototype.slice.call(table.tBodies); }
   function filter() {
-    var st = fStatus.value, sec = fSection.value, q = fText.value.trim().toLowerCase(), k = 0;
+    var st = fStatus.value, ev = fEvidence.value, sec = fSection.value, k = 0;
+    var q = fText.value.trim().toLowerCase();
     bodies().forEach(function (b) {
-      var ok = (!st || b.dataset.status === st) && (!sec || b.dataset.section === sec) &&
+      var ok = (!st || b.dataset.status === st) && (!ev || b.dataset.evidence === ev) &&
+               (!sec || b.dataset.section === sec) &&
                (!q || b.dataset.search.indexOf(q) >= 0);
       b.hidden = !ok;
       if (ok) { k += 1; }
@@ -428,7 +495,7 @@ _JS = r"""
   document.getElementById("collapse-all").addEventListener("click", function () {
     bodies().forEach(function (b) { setOpen(b, false); });
   });
-  [fStatus, fSection].forEach(function (el) { el.addEventListener("change", filter); });
+  [fStatus, fEvidence, fSection].forEach(function (el) { el.addEventListener("change", filter); });
   fText.addEventListener("input", filter);
   function openHash() {
     var id = decodeURIComponent(location.hash.slice(1));

@@ -7,7 +7,7 @@ Files (in the reports directory, each written atomically):
 * ``summary.json``   -- environment, quick, claims {id: status}, counts, scripts {script:
   seconds}, seconds (total wall time);
 * ``SUMMARY.md``     -- what a reviewer reads first: one short row per claim, one table per
-  catalogue section, condensed findings, failures, scripts, environment (commit, dirty flag);
+  catalogue section, the evidence counts, findings as short tables, failures, scripts, environment (commit, dirty flag);
 * ``claims/<id>.md`` -- one page per claim: statement, routes, verdict, negative control,
   certificate, faults, findings, figures, every case with its route;
 * ``index.html``     -- the whole run on one self-contained page (figures embedded, no network):
@@ -33,11 +33,12 @@ import mpmath
 
 from . import catalogue
 from .catalogue import CATALOGUE, SECTION_TITLES
-from .digest import (SUMMARY_DIGITS, certified_short, certified_text, claim_file, condense_findings, dumps,
+from .digest import (SUMMARY_DIGITS, certified_short, certified_text, claim_file, dumps, finding_tables,
                      environment, md_cell, png_text, reports_being_written, result_json, round_number,
-                     round_numbers_in, run_figures, script_json, sensitivity_short, shorten, summary_json,
+                     round_numbers_in, run_figures, script_json, sensitivity_short, shorten, summary_json, md_table,
                      worst_short, write_atomic)
-from .claim_pages import STATUS_WORD, evidence_text, read_faults, write_claim_pages
+from .claim_pages import (STATUS_WORD, evidence_badge, evidence_counts, evidence_counts_text, evidence_kind,
+                          evidence_text, read_faults, write_claim_pages)
 from .results import ClaimResult, Run, Settings
 
 SECTION_ORDER = (catalogue.PAPER, catalogue.COMPANION, catalogue.BEYOND)
@@ -68,7 +69,7 @@ _SLACK_WIDTH = 64
 
 def summary_md(run: Run, sensitivity: dict[str, str] | None = None) -> str:
     """SUMMARY.md: the header (counts, mode, commit), one short table per catalogue section
-    (one row per claim, linking to claims/<id>.md), condensed findings, the claims not yet
+    (one row per claim, linking to claims/<id>.md), findings as short tables, the claims not yet
     checked, the failures and errors, the scripts, the environment.  ``sensitivity`` maps claim
     ids to the fault catalogue's "caught k/n" (from ``faults.json``, same mode)."""
     by_id: dict[str, list[tuple[str, ClaimResult]]] = {}
@@ -84,6 +85,7 @@ def summary_md(run: Run, sensitivity: dict[str, str] | None = None) -> str:
     if pseudo:
         out += _summary_section(run, None, pseudo, by_id, statuses, sensitivity or {})
     out += _summary_findings(run, by_id)
+    out += _summary_figures(run)
     out += _summary_failures(run)
     out += _summary_scripts(run)
     return "\n".join(out)
@@ -107,6 +109,8 @@ def _summary_header(run: Run, sensitivity: dict) -> list[str]:
         f"{counts['missing']} not yet checked**{scope}: {'quick' if s.quick else 'full'} "
         f"mode, {s.dps} digits, seed {s.seed}{'' if s.certify else ', certification off'}, "
         f"countdp {env['countdp']}, {_commit_text(env)}.", 100, break_on_hyphens=False)
+    out.append("")
+    out.append(f"**Evidence of the passing claims: {evidence_counts_text(evidence_counts(run))}.**")
     if sensitivity:
         caught = [re.search(r"(\d+)/(\d+)", t) for t in sensitivity.values()]
         k = sum(int(m.group(1)) for m in caught if m)
@@ -115,18 +119,30 @@ def _summary_header(run: Run, sensitivity: dict) -> list[str]:
     out.append("")
     out += textwrap.wrap(
         "Each claim in full (statement, routes, every case, the negative control, the certificate, "
-        "its figures): `claims/<id>.md`, linked from the id. The whole run on one page: "
-        "`index.html`.", 100)
+        "what it rests on, coverage, its figures): `claims/<id>.md`, linked from the id. The whole "
+        "run on one page: `index.html` (`index.html#claim-<id>` opens one claim).", 100)
     out.append("")
     out += textwrap.wrap(
-        "*routes*: independent computations compared. *worst gap / tol*: the largest \\|lhs - rhs\\| "
-        "/ tolerance over the `==` cases, with its route; Monte Carlo routes apart (MC); above 1 "
-        "would fail. *slack*: how far an inequality is from equality. *sens.*: faults of the "
-        "catalogue caught. *certified*: PROOF (every ball-arithmetic record proves the claim "
-        "itself), instances (records certify instances), no (numerical evidence).", 100,
+        "*evidence*: **PROOF** (the ball-arithmetic certificates prove the statement itself), "
+        "**theorem** (a proof whose every step is proved or certified), *certified instances* "
+        "(every record decided, at the instances checked), *numerical evidence* (no certificate), "
+        "*conditional on* a step (a step is only numerical or assumed). *routes*: independent "
+        "computations compared. *worst gap / tol*: the largest \\|lhs - rhs\\| / tolerance over "
+        "the `==` cases, with its route; Monte Carlo routes apart (MC); above 1 would fail. "
+        "*slack*: how far an inequality is from equality. *Arb records*: certificate records "
+        "decided true / made."
+        + (" *sens.*: faults of the catalogue caught." if sensitivity else ""), 100,
         break_on_hyphens=False)
     out.append("")
     return out
+
+
+def _evidence_md(r: ClaimResult) -> str:
+    """The evidence badge of a row: bold for a proof, italic for numerical or conditional."""
+    kind, word = evidence_kind(r), evidence_badge(r)
+    if kind in ("proof", "theorem"):
+        return f"**{word}**"
+    return f"*{word}*" if kind in ("numerical", "conditional") else word
 
 
 def _summary_section(run: Run, section: str | None, ids: list[str], by_id: dict,
@@ -136,17 +152,19 @@ def _summary_section(run: Run, section: str | None, ids: list[str], by_id: dict,
     out = [f"## {title}", ""]
     checked = [i for i in ids if i in by_id]
     if checked:
-        out.append("| claim | paper | status | routes | worst gap / tol | slack | sens. | certified |")
-        out.append("|---|---|---|---|---|---|---|---|")
+        sens = ["sens."] if sensitivity else []
+        out += md_table(["claim", "paper", "status", "evidence", "routes", "worst gap / tol", "slack",
+                         *sens, "Arb records"], [])
         for i in checked:
             for name, r in by_id[i]:
                 with mpmath.workdps(s.dps):
                     worst = worst_short(r)
-                out.append("| " + " | ".join([
-                    f"[`{i}`](claims/{claim_file(i)})", md_cell(r.paper),
-                    STATUS_WORD.get(r.status, r.status.upper()), str(len(r.routes)),
-                    md_cell(worst), md_cell(shorten(round_numbers_in(r.slack or "-"), _SLACK_WIDTH)),
-                    sensitivity_short(sensitivity.get(i)), certified_short(r.certified)]) + " |")
+                cells = [f"[`{i}`](claims/{claim_file(i)})", md_cell(r.paper),
+                         STATUS_WORD.get(r.status, r.status.upper()), md_cell(_evidence_md(r)),
+                         str(len(r.routes)), md_cell(worst),
+                         md_cell(shorten(round_numbers_in(r.slack or "-"), _SLACK_WIDTH))]
+                cells += [sensitivity_short(sensitivity.get(i))] if sensitivity else []
+                out.append("| " + " | ".join(cells + [certified_short(r.certified)]) + " |")
         out.append("")
     missing = [i for i in ids if statuses[i] == "missing"]
     if missing:
@@ -157,23 +175,42 @@ def _summary_section(run: Run, section: str | None, ids: list[str], by_id: dict,
     return out
 
 
-#: the longest line of a finding in SUMMARY.md (the claim's page has all of it)
-_FINDING_WIDTH = 200
-
-
 def _summary_findings(run: Run, by_id: dict) -> list[str]:
-    """Findings of every claim, condensed (one line per group, numbers rounded)."""
+    """Findings of every claim as short tables (numbers rounded, the first rows of each; the
+    coverage records and every row are on the claim's page)."""
     lines = []
     for i in run.statuses():
         for _, r in by_id.get(i, []):
-            for line in condense_findings(result_json(r, run.settings).get("findings", [])):
-                lines.append(f"- [`{i}`](claims/{claim_file(i)}): {md_cell(shorten(line, _FINDING_WIDTH))}")
+            tables = finding_tables(result_json(r, run.settings).get("findings", []))
+            if not tables:
+                continue
+            lines += [f"### [`{i}`](claims/{claim_file(i)})", ""]
+            for t in tables:
+                if t.title:
+                    lines += [md_cell(t.title), ""]
+                lines += md_table(list(t.head), [list(row) for row in t.rows])
+                if t.more:
+                    lines.append(f"\n... and {t.more} more rows on the claim's page.")
+                lines.append("")
     if not lines:
         return []
     return ["## Findings", ""] + textwrap.wrap(
-        f"Numbers the checks report beyond the verdict (rounded to {SUMMARY_DIGITS} digits; a "
-        "group of similar findings as the values or the range each takes; every value in the "
-        "claim's page).", 100) + [""] + lines + [""]
+        f"Numbers the checks report beyond the verdict, rounded to {SUMMARY_DIGITS} significant "
+        "digits (privacy parameters, counts and ratios are dimensionless); each "
+        "table shows its first rows. Every value, and the coverage of each route, is on the "
+        "claim's page.", 100) + [""] + lines
+
+
+def _summary_figures(run: Run) -> list[str]:
+    """Every figure of the run with its caption and the claims it belongs to."""
+    figs = run_figures(run)
+    if not figs:
+        return []
+    out = ["## Figures", ""]
+    for f in figs:
+        claims = ", ".join(f"[`{c}`](claims/{claim_file(c)})" for c in f.claims) or f"the claims of {f.script}"
+        out.append(f"- **{f.name}** (`{f.shown}`): {md_cell(f.caption or 'no caption')}. Belongs to {claims}.")
+    return out + [""]
 
 
 def _summary_failures(run: Run) -> list[str]:
@@ -456,5 +493,5 @@ __all__ = [
     "environment", "dumps", "write_atomic", "result_json", "script_json", "summary_json",
     "summary_md", "write_claim_pages", "junit_xml", "write_reports",
     "previous_durations", "format_table", "format_result", "read_sensitivity", "read_faults",
-    "round_number", "round_numbers_in", "condense_findings", "png_text", "run_figures",
+    "round_number", "round_numbers_in", "finding_tables", "png_text", "run_figures",
 ]
