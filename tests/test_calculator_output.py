@@ -23,3 +23,16 @@ def test_json_numbers_and_parameters():
     exact = json.loads(text, parse_float=Decimal)["rows"][1]["v"]
     with mpmath.workdps(40):
         assert abs(mpmath.mpf(str(exact)) - b.rows[1].v) < mpmath.mpf(10) ** -40 * b.rows[1].v * 10
+
+
+def test_the_header_of_several_releases_shows_the_single_and_the_composed_v0():
+    """Under a "10 releases" header, v(0) is labelled as one release's, and the composed
+    rho = 10 v(0) follows it."""
+    one = output.budget_text(guarantee(r0=0.05, c=1, n=10, delta=1e-6), 6).splitlines()
+    ten = output.budget_text(guarantee(r0=0.05, c=1, n=10, delta=1e-6, releases=10), 6).splitlines()
+    assert ten[0].endswith("10 releases") and "one release" in ten[2]
+    v0 = mpmath.mpf(ten[2].split()[3])
+    assert ten[2] == one[2] and ten[3].startswith("  rho = 10 v(0)    ")
+    assert mpmath.mpf(ten[3].split()[4]) == mpmath.mpf(output.significant(10 * guarantee(
+        r0=0.05, c=1, n=10, delta=1e-6).v0, 6)) and abs(mpmath.mpf(ten[3].split()[4]) / v0 - 10) < 1e-4
+    assert "10 releases composed" in ten[3] and not any("rho = " in ln for ln in one[:4])

@@ -231,10 +231,16 @@ def _budget_header(b: Budget, r0_text: str | None = None) -> list[str]:
     if r0_text is None:
         r0_text = f"{b.r0:g}" if isinstance(b.r0, float) else _g(b.r0, 6)
     r0 = r0_text
-    return [f"shifted log-Gaussian mechanism (eqs 3-6): r0 = {r0}, c = {b.c:g}{r}, "
-            f"{_releases_text(b.releases)}",
-            f"  sigma             {_g(b.sigma, 6)}   (eq 3)",
-            f"  v(0) = v(1)       {_g(b.v0, 6)}   (the edge (0, 1): the guarantee for every count)"]
+    k = b.releases
+    lines = [f"shifted log-Gaussian mechanism (eqs 3-6): r0 = {r0}, c = {b.c:g}{r}, "
+             f"{_releases_text(k)}",
+             f"  sigma             {_g(b.sigma, 6)}   (eq 3)",
+             f"  v(0) = v(1)       {_g(b.v0, 6)}   (the edge (0, 1), one release: the guarantee for "
+             f"every count)"]
+    if k > 1:
+        lines.append(f"  {f'rho = {k} v(0)':<18}{_g(k * b.v0, 6)}   ({_releases_text(k)} composed: the guarantee "
+                     "for every count)")
+    return lines
 
 
 def budget_text(b: Budget, digits: int, verbose: bool = False) -> str:

@@ -319,7 +319,11 @@ def cmd_figures(args) -> int:
     root = _root(args)
     figures_dir = _writable_dir(_output_dir(args.figures, root, "figures"), "--figures")
     settings = _settings(args, str(figures_dir))
-    run = runner.make_figures(settings, jobs=_jobs(args), progress=not args.quiet, root=root)
+    try:
+        run = runner.make_figures(settings, jobs=_jobs(args), progress=not args.quiet, root=root,
+                                  only=args.only)
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
     for sr in run.scripts:
         for f in sr.figures or []:
             print(f)
@@ -457,7 +461,8 @@ def _add_faults(sub) -> None:
 def _add_figures(sub) -> None:
     sp = _sub(sub, "figures", "make the figures only (no claim is checked)",
               "Make every check script's figures (PNG, deterministic) without checking claims.",
-              "  countdp figures\n  countdp figures --figures /tmp/figs --jobs 2",
+              "  countdp figures\n  countdp figures --figures /tmp/figs --jobs 2\n"
+              "  countdp figures --only cstar_lower_bracket   # one figure (and only its script runs)",
               "  0  every figure was made\n  1  a script's figures failed (the reason on stderr)\n"
               + _EXIT_USAGE)
     _common(sp)
@@ -465,6 +470,9 @@ def _add_figures(sub) -> None:
                     help="the quick grids where a figure depends on them (faster, coarser)")
     _jobs_arg(sp)
     sp.add_argument("--figures", metavar="DIR", help="figures directory (default ROOT/figures)")
+    sp.add_argument("--only", nargs="+", metavar="NAME",
+                    help="only these figures (file names without .png): the scripts that make them run, "
+                         "and only these files are written")
     sp.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     sp.set_defaults(func=cmd_figures)
 

@@ -265,7 +265,15 @@ def _row_tables(title: str, f: dict, digits: int, max_rows: int) -> list[Finding
             cols = tuple(dict.fromkeys(c for x in v for c in x))[:8]
             rows = tuple(tuple(_cell(x.get(c), digits) for c in cols) for x in v[:max_rows])
             out.append(FindingTable(f"{title}: {k}" if title else k, cols, rows, max(0, len(v) - max_rows)))
+        elif _is_table_dict(v):
+            out.append(FindingTable(f"{title}: {k}" if title else k, tuple(str(x) for x in v)[:8],
+                                    (tuple(_cell(x, digits) for x in v.values())[:8],), 0))
     return out
+
+
+def _is_table_dict(v: Any) -> bool:
+    """A dict of scalars (a value by parameter), shown as a table of its own."""
+    return isinstance(v, dict) and 1 < len(v) and not any(isinstance(x, (dict, list)) for x in v.values())
 
 
 def finding_tables(findings: list[dict], digits: int = SUMMARY_DIGITS, max_rows: int = 6) -> list[FindingTable]:
@@ -281,7 +289,7 @@ def finding_tables(findings: list[dict], digits: int = SUMMARY_DIGITS, max_rows:
     for what, group in groups.items():
         keys = list(dict.fromkeys(k for f in group for k in f if k != "what"))
         nested = {k for k in keys for f in group if isinstance(f.get(k), list) and f[k]
-                  and all(isinstance(x, dict) for x in f[k])}
+                  and all(isinstance(x, dict) for x in f[k]) or len(group) == 1 and _is_table_dict(f.get(k))}
         scalar = tuple(k for k in keys if k not in nested)[:8]
         if scalar:
             rows = tuple(tuple(_cell(f.get(k), digits) if k in f else "" for k in scalar)

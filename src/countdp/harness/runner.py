@@ -19,9 +19,13 @@ Results are ordered by script name, then source order, whatever order the tasks 
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import dataclasses
 import os
+import shutil
 import sys
+import tempfile
 import time
 import traceback
 from concurrent.futures import Executor
@@ -318,14 +322,77 @@ def _spec_routes(scripts: list[Script], name: str, k: int) -> list[str]:
     return []
 
 
+def _names_in(source: str) -> list[str]:
+    """The figure names a figures module gives: the third argument of ``save(fig, dir, name, ...)``
+    and the first item of its ``(name, figure, claims, caption)`` tuples."""
+    names = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "save" \
+                and len(node.args) >= 3:
+            first = node.args[2]
+        elif isinstance(node, ast.Tuple) and len(node.elts) == 4 and isinstance(node.elts[2], ast.Tuple):
+            first = node.elts[0]
+        else:
+            continue
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            names.append(first.value)
+    return names
+
+
+def figure_names(root: str | os.PathLike | None = None) -> dict[str, str]:
+    """Figure name -> the script that makes it, read from the script and its figures module
+    (``figures/<script>.py`` beside the scripts) without running either."""
+    root = Path(root) if root is not None else find_checks_dir()
+    out: dict[str, str] = {}
+    for s in discover(root):
+        if not s.has_figures:
+            continue
+        for source in (s.path, s.path.parent / "figures" / f"{s.name}.py"):
+            if source.is_file():
+                out.update((n, s.name) for n in _names_in(source.read_text(encoding="utf-8")))
+    return dict(sorted(out.items()))
+
+
 def make_figures(settings: Settings, jobs: int | None = None, progress: bool = True,
-                 root: str | os.PathLike | None = None, stream: Any = None) -> Run:
-    """Only the figures of every script (no claim is checked)."""
+                 root: str | os.PathLike | None = None, stream: Any = None,
+                 only: Iterable[str] | None = None) -> Run:
+    """Only the figures of every script (no claim is checked); ``only``: the named figures, made
+    by running just the scripts that make them (into a scratch directory) and keeping only those
+    files (ValueError for an unknown name, listing the names)."""
     t0 = time.perf_counter()
     root = Path(root) if root is not None else find_checks_dir()
+    wanted = None if only is None else list(dict.fromkeys(only))
     scripts = discover(root)
+    if wanted is not None:
+        names = figure_names(root)
+        unknown = [n for n in wanted if n not in names]
+        if unknown or not wanted:
+            raise ValueError(f"--only: unknown figure {', '.join(unknown) or '(none given)'}; the figures are: "
+                             + ", ".join(names))
+        scripts = [s for s in scripts if s.name in {names[n] for n in wanted}]
+    with tempfile.TemporaryDirectory(prefix="countdp-figures-") as scratch:
+        made_in = settings if wanted is None else dataclasses.replace(settings, figures_dir=scratch)
+        runs = _figure_runs(scripts, made_in, jobs, Progress(0, progress, stream), root)
+        if wanted is not None:
+            for sr in runs:
+                sr.figures = [_keep(Path(root) / f, settings.figures_dir, root) for f in sr.figures or []
+                              if Path(f).stem in wanted]
+    return Run(settings, runs, missing=[], seconds=time.perf_counter() - t0, only_ids=[],
+               root=str(root))
+
+
+def _keep(made: Path, figures_dir: str, root: Path) -> str:
+    """Move a figure made in the scratch directory into ``figures_dir``; its shown path."""
+    dest = Path(figures_dir) / made.name
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(str(made), dest)
+    return _display_path(dest, root)
+
+
+def _figure_runs(scripts: list[Script], settings: Settings, jobs: int | None, prog: Progress,
+                 root: Path) -> list[ScriptRun]:
+    """Run the ``figures`` hook of each script (an import error is an error result)."""
     runs = []
-    prog = Progress(0, progress, stream)
     tasks = []
     for s in scripts:
         sr = ScriptRun(s.name, _display_path(s.path, root), s.title, import_error=s.error)
@@ -349,8 +416,7 @@ def make_figures(settings: Settings, jobs: int | None = None, progress: bool = T
 
     pool.execute(tasks, jobs or os.cpu_count() or 1, done)
     prog.finish()
-    return Run(settings, runs, missing=[], seconds=time.perf_counter() - t0, only_ids=[],
-               root=str(root))
+    return runs
 
 
 # --------------------------------------------------------------------------------------------
