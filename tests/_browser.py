@@ -44,10 +44,12 @@ def _run(args: list[str], timeout: float) -> subprocess.CompletedProcess:
                               capture_output=True, text=True, timeout=timeout, check=False)
 
 
-def dump_dom(page: str | os.PathLike, timeout: float = 120, budget_ms: int = 10_000) -> str:
-    """The DOM of ``page`` after its load event and scripts ran (``--dump-dom``)."""
-    out = _run([f"--virtual-time-budget={budget_ms}", "--dump-dom", Path(page).resolve().as_uri()],
-               timeout)
+def dump_dom(page: str | os.PathLike, timeout: float = 120, budget_ms: int = 10_000,
+             width: int = 1400) -> str:
+    """The DOM of ``page`` after its load event and scripts ran (``--dump-dom``), in a window
+    ``width`` pixels wide."""
+    out = _run([f"--window-size={width},900", f"--virtual-time-budget={budget_ms}", "--dump-dom",
+                Path(page).resolve().as_uri()], timeout)
     if out.returncode != 0 or "<html" not in out.stdout:
         raise RuntimeError(f"chromium --dump-dom failed ({out.returncode}): {out.stderr[-800:]}")
     return out.stdout
@@ -74,7 +76,7 @@ def screenshot(page: str | os.PathLike, png: str | os.PathLike, width: int = 140
     return png
 
 
-def probe(page: str | os.PathLike, script: str, timeout: float = 120) -> str:
+def probe(page: str | os.PathLike, script: str, timeout: float = 120, width: int = 1400) -> str:
     """Run ``script`` (JavaScript, at the page's load event) in a copy of ``page`` and return
     the text it leaves in ``document.getElementById("probe-result")``."""
     src = Path(page)
@@ -85,7 +87,7 @@ def probe(page: str | os.PathLike, script: str, timeout: float = 120) -> str:
     with tempfile.TemporaryDirectory(prefix="countdp-probe-") as d:
         copy = Path(d) / src.name
         copy.write_text(text.replace("</body>", hook + "</body>"), encoding="utf-8")
-        dom = dump_dom(copy, timeout)
+        dom = dump_dom(copy, timeout, width=width)
     m = re.search(r'<pre id="probe-result">(.*?)</pre>', dom, re.S)
     if not m:
         raise RuntimeError("the probe left no result")

@@ -71,8 +71,8 @@ def test_summary_badges_and_counts(reports):
     assert {r.id: r.evidence["kind"] for _, r in run.results()} == {
         "eq3": "proof", "eq8": "proof", "eq9": "certified instances", "eq10": "numerical", "eq11": "conditional"}
     md = (d / "SUMMARY.md").read_text()
-    assert ("**Evidence of the passing claims: 2 PROOF (1 a theorem from proved or certified steps), "
-            "1 certified instances, 1 numerical evidence, 1 conditional.**") in md
+    assert ("**Evidence of the passing claims: 1 PROOF, 1 theorem, 1 certified instances, 1 numerical "
+            "evidence, 1 conditional.**") in md
     head = "| claim | paper | status | evidence | routes | worst gap / tol | slack | Arb records |"
     assert head in md and "sens." not in head
     for cid, badge in BADGES.items():

@@ -184,3 +184,22 @@ def test_screenshot(page):
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
     shutil.copy(shot, keep / "index_test_run.png")
+
+
+def test_column_heads_stick_to_the_filter_bar_without_a_gap(page):
+    """Scrolled, at a wide and at a narrow width (the filter bar wraps there), the column heads
+    sit directly below the sticky filter bar: no gap for the rows to show through.  The page is
+    scrolled inside <body> (headless screenshots of a scrolled window come out blank)."""
+    _need_browser()
+    path, _, _ = page
+    for width in (1400, 700):
+        out = json.loads(_browser.probe(path, """
+            document.documentElement.style.height = "100%"; document.documentElement.style.overflow = "hidden";
+            document.body.style.height = "100%"; document.body.style.overflow = "auto";
+            window.dispatchEvent(new Event("resize"));
+            document.body.scrollTop = 600;
+            var bar = document.querySelector(".controls").getBoundingClientRect();
+            var th = document.querySelector("#claims > thead th").getBoundingClientRect();
+            return JSON.stringify({bar: bar.bottom, th: th.top, scrolled: document.body.scrollTop});
+        """, width=width))
+        assert out["scrolled"] > 0 and out["th"] <= out["bar"] + 0.5, (width, out)

@@ -240,13 +240,26 @@ def test_summary_md_is_short_on_a_real_quick_run(tmp_path):
     root = Path(__file__).resolve().parents[1]
     out = subprocess.run([sys.executable, "-m", "countdp", "reproduce", "--quick", "--no-figures", "--quiet",
                           "--jobs", "1", "--root", str(root), "--reports", str(tmp_path),
-                          "--only", "eq3", "cor3.2", "hm.rappor", "sec8.bias", "table2", "eq32"],
+                          "--only", "eq3", "cor3.2", "hm.rappor", "sec8.bias", "table2", "eq32", "eq4",
+                          "cstar.value"],
                          capture_output=True, text=True, cwd=root, check=False,
                          env={**__import__("os").environ, "PYTHONPATH": str(root / "src")})
     assert out.returncode == 0, out.stderr[-2000:]
     md = (tmp_path / "SUMMARY.md").read_text()
     assert "| claim | paper | status |" in md and "hm.rappor" in md
     assert max(len(ln) for ln in md.splitlines()) < 400
+    # the evidence of real claims, as the badge of each report
+    assert ("**Evidence of the passing claims: 1 PROOF, 1 theorem, 5 certified instances, 1 numerical "
+            "evidence, 0 conditional.**") in md
+    rows = {ln.split("`")[1]: ln.split(" | ")[3] for ln in md.splitlines() if ln.startswith("| [`")}
+    assert rows == {"eq3": "certified instances", "eq4": "*numerical evidence*", "cor3.2": "certified instances",
+                    "eq32": "certified instances", "table2": "certified instances", "sec8.bias": "certified instances",
+                    "hm.rappor": "**PROOF**", "cstar.value": "**theorem**"}
+    assert "skipped_by_design" not in md  # coverage records: on the claim pages only
+    page = (tmp_path / "claims" / "cstar.value.md").read_text()
+    assert "evidence: **theorem** (every step proved or certified)" in page
+    html = (tmp_path / "index.html").read_text()
+    assert '<span class="ev proof">theorem</span>' in html and '<span class="ev numerical">numerical evidence' in html
 
 
 def test_claim_pages(reports):

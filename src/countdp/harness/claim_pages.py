@@ -74,11 +74,8 @@ def evidence_counts(run: Run) -> dict[str, int]:
 
 
 def evidence_counts_text(counts: dict[str, int]) -> str:
-    """"11 PROOF (1 a theorem), 41 certified instances, 9 numerical evidence, 0 conditional"."""
-    proofs = counts["proof"] + counts["theorem"]
-    theorem = f" ({counts['theorem']} a theorem from proved or certified steps)" if counts["theorem"] else ""
-    return (f"{proofs} PROOF{theorem}, {counts['certified instances']} certified instances, "
-            f"{counts['numerical']} numerical evidence, {counts['conditional']} conditional")
+    """"11 PROOF, 1 theorem, 41 certified instances, 9 numerical evidence, 0 conditional"."""
+    return ", ".join(f"{counts[k]} {EVIDENCE_BADGE[k][1]}" for k in EVIDENCE_BADGE if k != "theorem" or counts[k])
 
 
 def claim_page(res: ClaimResult, script: str, sr: ScriptRun | None, run: Run,
