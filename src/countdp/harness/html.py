@@ -87,12 +87,9 @@ def index_html(run: Run, sensitivity: dict[str, str] | None = None,
     ths = _column_heads(bool(sensitivity))
     commit = str(env.get("commit", "unknown")).removesuffix("-dirty")
     dirty = "with uncommitted changes: dirty" if env.get("dirty") else "clean working tree"
-    pills = "".join(f'<span class="pill {cls}">{counts[key]} {word}</span>' for key, cls, word in (
-        ("pass", "pass", "pass"), ("fail", "fail", "fail"), ("error", "error", "error"),
-        ("missing", "missing", "not yet checked")))
+    pills = _status_pills(counts)
     ev = evidence_counts(run)
-    ev_pills = "".join(f'<span class="ev {EVIDENCE_BADGE[key][0]}">{ev[key]} {_e(EVIDENCE_BADGE[key][1])}</span>'
-                       for key in EVIDENCE_BADGE if key != "theorem" or ev[key])
+    ev_pills = _evidence_pills(ev)
     caught = _faults_caught(sensitivity)
     env_rows = "".join(f"<tr><th>{_e(key)}</th><td>{_e(v)}</td></tr>" for key, v in env.items())
     fig_html = "".join(_figure(f) for f in figs) or '<p class="note">No figures in this run ' \
@@ -118,16 +115,7 @@ def index_html(run: Run, sensitivity: dict[str, str] | None = None,
 <p>{'quick' if s.quick else 'full'} mode, {s.dps} digits, seed {s.seed}{'' if s.certify else ', certification off'};
 countdp {_e(env['countdp'])}, commit <code>{_e(commit)}</code> ({dirty});
 wall time <span class="seconds">{run.seconds:.1f} s</span>.{caught}</p>
-<p class="note">Click a claim to expand it (statement, routes, verdict, negative control, certificate,
-what it rests on, findings, figures, cases); click a column head to sort. A link to one claim:
-<code>index.html#claim-&lt;id&gt;</code> (e.g. <a href="#claim-cstar.value"><code>#claim-cstar.value</code></a>)
-opens it expanded; <code>#fig-&lt;name&gt;</code> shows a figure. <em>evidence</em>: PROOF when the
-ball-arithmetic certificates prove the statement itself; theorem when every step it rests on is proved
-or certified; certified instances when every record is decided at the instances checked; numerical
-evidence without a certificate; conditional on the steps that are only numerical or assumed.
-<em>worst gap / tol</em>: the largest |lhs &minus; rhs| / tolerance over the claim's <code>==</code>
-cases, with its route, Monte Carlo routes (MC) apart; above 1 would fail. <em>Arb records</em>:
-certificate records decided true / made.{' <em>sens.</em>: faults of the catalogue caught (this run).' if sensitivity else ''}</p>
+{_help_text(bool(sensitivity))}
 </header>
 <nav class="controls" aria-label="filters">
 <label>status <select id="f-status"><option value="">all</option>{opts_status}</select></label>
@@ -156,6 +144,33 @@ certificate records decided true / made.{' <em>sens.</em>: faults of the catalog
 </body>
 </html>
 """
+
+
+def _help_text(sens: bool) -> str:
+    """How to read the page: expanding, sorting, deep links, the columns."""
+    sens = " <em>sens.</em>: faults of the catalogue caught (same mode)." if sens else ""
+    return f"""<p class="note">Click a claim to expand it (statement, routes, verdict, negative control, certificate,
+what it rests on, findings, figures, cases); click a column head to sort. A link to one claim:
+<code>index.html#claim-&lt;id&gt;</code> (e.g. <a href="#claim-cstar.value"><code>#claim-cstar.value</code></a>)
+opens it expanded; <code>#fig-&lt;name&gt;</code> shows a figure. <em>evidence</em>: PROOF when the
+ball-arithmetic certificates prove the statement itself; theorem when every step it rests on is proved
+or certified; certified instances when every record is decided at the instances checked; numerical
+evidence without a certificate; conditional on the steps that are only numerical or assumed.
+<em>worst gap / tol</em>: the largest |lhs &minus; rhs| / tolerance over the claim's <code>==</code>
+cases, with its route, Monte Carlo routes (MC) apart; above 1 would fail. <em>Arb records</em>:
+certificate records decided true / made.{sens}</p>"""
+
+
+def _status_pills(counts: dict[str, int]) -> str:
+    return "".join(f'<span class="pill {cls}">{counts[key]} {word}</span>' for key, cls, word in (
+        ("pass", "pass", "pass"), ("fail", "fail", "fail"), ("error", "error", "error"),
+        ("missing", "missing", "not yet checked")))
+
+
+def _evidence_pills(ev: dict[str, int]) -> str:
+    """The count of each kind of evidence as its badge ("theorem" only when there is one)."""
+    return "".join(f'<span class="ev {EVIDENCE_BADGE[key][0]}">{ev[key]} {_e(EVIDENCE_BADGE[key][1])}</span>'
+                   for key in EVIDENCE_BADGE if key != "theorem" or ev[key])
 
 
 def _column_heads(sens: bool) -> str:
