@@ -11,6 +11,7 @@ REPORTS  ?= reports
 FIGURES  ?= figures
 QUICK_REPORTS ?= $(REPORTS)/quick
 CLAIM    ?=
+ARGS     ?=
 DPS      ?= 30
 PYTEST_ARGS ?=
 
@@ -27,6 +28,8 @@ endif
 RUN     := PYTHONPATH=src$(if $(PYTHONPATH),:$(PYTHONPATH)) $(PY)
 COUNTDP := $(RUN) -m countdp
 
+# countdp, budget: the command without activation
+.PHONY: countdp budget
 .PHONY: help setup browser reproduce quick faults figures check test screenshot bench dist test-wheel test-matrix clean distclean
 
 help:
@@ -36,6 +39,8 @@ help:
 	@echo "make faults              inject the fault catalogue (full grids; QUICK=1 for the quick ones)"
 	@echo "make figures             the figures only, into $(FIGURES)/"
 	@echo "make check CLAIM=ID [DPS=50]   one claim, printed in full, at the given precision"
+	@echo "make countdp ARGS=\"...\"     any countdp command, no activation needed (ARGS=\"list\", ARGS=\"--help\")"
+	@echo "make budget ARGS=\"...\"      countdp budget (ARGS=\"--r0 0.05 --c 1 --n 10 --delta 1e-6\")"
 	@echo "make browser             install Debian's chromium for the browser test of index.html (if missing)"
 	@echo "make screenshot          $(REPORTS)/index.html rendered by headless chromium into $(REPORTS)/index.png"
 	@echo "make bench               benchmarks (if benchmarks/ exists)"
@@ -79,6 +84,13 @@ figures: setup
 check: setup
 	@test -n "$(CLAIM)" || { echo "usage: make check CLAIM=thm3.1.ii [DPS=50]" >&2; exit 2; }
 	$(COUNTDP) check $(CLAIM) --dps $(DPS)
+
+# the countdp command without activating .venv: make countdp ARGS="list", make budget ARGS="--r0 0.05 --c 1 --n 10"
+countdp: setup
+	$(COUNTDP) $(ARGS)
+
+budget: setup
+	$(COUNTDP) budget $(ARGS)
 
 # the test suite (in parallel when pytest-xdist is there), then a quick reproduce with the
 # quick fault catalogue (every plausible mistake must make its claim fail); both run, and the
