@@ -107,11 +107,14 @@ def test_index_badges_and_counts(reports):
     assert "sens." not in text.split("<thead>")[1].split("</thead>")[0]  # no fault data, no column
 
 
-def test_sensitivity_column_only_with_faults_of_the_same_mode(reports, tmp_path):
+def test_sensitivity_column_only_with_faults_of_the_same_settings(reports, tmp_path):
+    """The fault catalogue's data is shown only when it ran in the run's mode, digits and seed."""
     run, d = reports
-    for quick, shown in ((False, False), (True, True)):
+    s = run.settings
+    for quick, seed, shown in ((False, s.seed, False), (True, s.seed + 1, False), (True, s.seed, True)):
         (tmp_path / "faults.json").write_text(json.dumps(
-            {"quick": quick, "claims": {"eq3": {"sensitivity": "caught 2/2", "faults": []}}}))
+            {"quick": quick, "dps": s.dps, "seed": seed,
+             "claims": {"eq3": {"sensitivity": "caught 2/2", "faults": []}}}))
         report.write_reports(run, tmp_path)
         md = (tmp_path / "SUMMARY.md").read_text()
         heads = (tmp_path / "index.html").read_text().split("<thead>")[1].split("</thead>")[0]

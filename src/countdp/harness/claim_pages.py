@@ -13,7 +13,7 @@ import mpmath
 from .catalogue import CATALOGUE
 from .digest import (PAGE_DIGITS, Figure, certified_text, claim_file, figures_of, finding_value, gap_text, is_bookkeeping,
                      md_table, result_json, round_number, round_numbers_in, run_figures, write_atomic)
-from .results import ClaimResult, Run, ScriptRun, fmt
+from .results import ClaimResult, Run, ScriptRun, Settings, fmt
 
 STATUS_WORD = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "missing": "not yet checked"}
 #: how the pages and reports name each kind of evidence of a passing claim
@@ -250,14 +250,16 @@ def _findings_md(findings: list[dict]) -> list[str]:
     return out
 
 
-def read_faults(reports_dir: str | os.PathLike, quick: bool) -> dict[str, dict]:
-    """claim id -> its entry of ``faults.json`` (same mode only); {} otherwise."""
+def read_faults(reports_dir: str | os.PathLike, settings: Settings) -> dict[str, dict]:
+    """claim id -> its entry of ``faults.json``, when the fault catalogue ran with the settings of
+    this run (mode, digits, seed); {} otherwise (no fault data of this run to show)."""
     try:
         data = json.loads((Path(reports_dir) / "faults.json").read_text(encoding="utf-8"))
-        if bool(data["quick"]) != bool(quick):
+        if bool(data["quick"]) != bool(settings.quick) or data.get("dps", settings.dps) != settings.dps \
+                or data.get("seed", settings.seed) != settings.seed:
             return {}
         return {str(k): v for k, v in data["claims"].items()}
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
 
 
@@ -267,7 +269,7 @@ def write_claim_pages(run: Run, reports_dir: str | os.PathLike) -> list[Path]:
     d = Path(reports_dir) / "claims"
     d.mkdir(parents=True, exist_ok=True)
     figs = run_figures(run)
-    faults = read_faults(reports_dir, run.settings.quick)
+    faults = read_faults(reports_dir, run.settings)
     by_name = {sr.name: sr for sr in run.scripts}
     written = []
     for name, r in run.results():

@@ -339,14 +339,14 @@ def write_reports(run: Run, reports_dir: str | os.PathLike) -> list[Path]:
         for sr in run.scripts:
             written.append(write_atomic(d / f"{sr.name}.json", dumps(script_json(sr, run))))
         written.append(write_atomic(d / "summary.json", dumps(summary_json(run))))
-        sensitivity = read_sensitivity(d, run.settings.quick)
+        sensitivity = read_sensitivity(d, run.settings)
         written.append(write_atomic(d / "SUMMARY.md", summary_md(run, sensitivity)))
         written.append(write_atomic(d / "junit.xml", junit_xml(run)))
         write_claim_pages(run, d)
         from .html import index_html
 
         written.append(write_atomic(d / "index.html", index_html(run, sensitivity,
-                                                                 read_faults(d, run.settings.quick))))
+                                                                 read_faults(d, run.settings))))
     if run.only_ids is None:
         keep = {p.name for p in written}
         for p in d.glob("*.json"):
@@ -361,16 +361,11 @@ def write_reports(run: Run, reports_dir: str | os.PathLike) -> list[Path]:
     return written
 
 
-def read_sensitivity(reports_dir: str | os.PathLike, quick: bool) -> dict[str, str]:
+def read_sensitivity(reports_dir: str | os.PathLike, settings: Settings) -> dict[str, str]:
     """claim id -> "caught k/n" from ``faults.json`` in ``reports_dir`` (written by ``countdp
-    faults``) when it was made in the same mode (quick or full); {} otherwise."""
-    try:
-        data = json.loads((Path(reports_dir) / "faults.json").read_text(encoding="utf-8"))
-        if bool(data["quick"]) != bool(quick):
-            return {}
-        return {cid: str(c["sensitivity"]) for cid, c in data["claims"].items()}
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
+    faults``) when it ran with this run's settings (:func:`read_faults`); {} otherwise."""
+    return {cid: str(c["sensitivity"]) for cid, c in read_faults(reports_dir, settings).items()
+            if isinstance(c, dict) and "sensitivity" in c}
 
 
 def previous_durations(reports_dir: str | os.PathLike) -> dict[str, float]:
