@@ -342,3 +342,7 @@ def test_format_result_and_table(reports):
     assert "ERROR" in text and "ValueError" in text
     table = report.format_table(run)
     assert "lem4.1" in table and "FAIL" in table and "not yet checked" in table
+    row = next(ln for ln in table.splitlines() if ln.startswith("lem4.1"))
+    assert row.split()[1:3] == ["PASS", "PROOF"]
+    assert table.splitlines()[-1] == ("evidence of the passing claims: 1 PROOF, 0 certified instances, "
+                                      "1 numerical evidence, 0 conditional")

@@ -398,21 +398,20 @@ def _short(text: Any, width: int) -> str:
 
 
 def format_table(run: Run, slack_width: int = 60) -> str:
-    """The compact claim table printed by ``countdp reproduce``."""
+    """The compact claim table printed by ``countdp reproduce``: status, kind of evidence, worst
+    gap / tol and slack per claim, then the counts by status and by kind of evidence."""
     rows = []
     for name, r in run.results():
         with mpmath.workdps(run.settings.dps):
             worst = r.worst
-        rows.append((r.id, STATUS_WORD.get(r.status, r.status.upper()), worst or "-",
+        rows.append((r.id, STATUS_WORD.get(r.status, r.status.upper()), evidence_badge(r), worst or "-",
                      _short(r.slack, slack_width)))
     order = {i: k for k, i in enumerate(CATALOGUE)}
     rows.sort(key=lambda t: (order.get(t[0], len(order)), t[0]))
-    head = ("claim", "status", "worst gap / tol", "slack")
+    head = ("claim", "status", "evidence", "worst gap / tol", "slack")
     w = [max(len(head[j]), *(len(r[j]) for r in rows)) if rows else len(head[j])
-         for j in range(3)]
-    lines = [f"{head[0]:<{w[0]}}  {head[1]:<{w[1]}}  {head[2]:<{w[2]}}  {head[3]}"]
-    for r in rows:
-        lines.append(f"{r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]}")
+         for j in range(4)]
+    lines = ["  ".join(f"{t[j]:<{w[j]}}" for j in range(4)) + f"  {t[4]}" for t in (head, *rows)]
     missing = [i for i, st in run.statuses().items() if st == "missing"]
     if missing:
         lines.append("")
@@ -422,6 +421,7 @@ def format_table(run: Run, slack_width: int = 60) -> str:
     lines.append(f"{sum(c.values())} claims: {c['pass']} pass, {c['fail']} fail, "
                  f"{c['error']} error, {c['missing']} not yet checked  "
                  f"(wall time {run.seconds:.1f} s)")
+    lines.append(f"evidence of the passing claims: {evidence_counts_text(evidence_counts(run))}")
     return "\n".join(lines)
 
 
