@@ -219,6 +219,7 @@ def test_summary_md(reports):
     assert "Not yet checked:" in md and "`thm3.1.ii`" in md
     assert "## Findings" in md and "where the supremum sits" in md
     assert "| sup_at | note |" in md and "| 0.1429 | where the supremum sits |" in md  # 4 digits (1/7)
+    assert "## Figures" in md and "- **a_figure** (`" in md and "a_figure.png`): a figure. Belongs to [`lem4.1`]" in md
     assert "ValueError: the last line of the traceback" in md
     assert "ImportError: cannot import this script" in md
     assert "control NOT rejected: a blind control" in md
@@ -292,6 +293,8 @@ def test_index_html(reports):
     assert 'data-status="FAIL"' in text and 'data-status="ERROR"' in text
     assert 'id="f-status"' in text and 'id="f-section"' in text
     assert "the last line of the traceback" in text and "a blind control" in text
+    lem = text.split('id="claim-lem4.1"')[1].split("</tbody>")[0]
+    assert '<a href="#fig-a_figure">a_figure</a>: a figure</li>' in lem  # the caption beside the link
 
 
 def test_figures_carry_their_claims(tmp_path):

@@ -2,10 +2,13 @@
 
 One file, no network: the style and the script are inline and the figures are embedded as
 base64 of their (deterministic) PNG files.  The claim table is sortable (click a column head)
-and filterable (status, section, free text); each claim expands to its statement, routes,
-verdict, negative control, certificate, faults, findings, figures and cases (the first
+and filterable (status, kind of evidence, section, free text), with each claim's kind of evidence
+as a badge and the counts by kind at the top; each claim expands to its statement, evidence and
+the steps it rests on, routes, verdict, negative control, certificate, faults, findings (short
+tables), figures with their captions and cases (the first
 :data:`MAX_CASES` of them, failing ones first; every case is in ``claims/<id>.md`` and
-``<script>.json``).  The page holds no timestamp; its only timing is the run's wall time in
+``<script>.json``).  ``index.html#claim-<id>`` opens one claim expanded, ``#fig-<name>`` shows a
+figure.  The page holds no timestamp; its only timing is the run's wall time in
 one ``<span class="seconds">``.
 """
 
