@@ -89,6 +89,7 @@ def test_claim_page_badges(reports):
     page = (d / "claims" / "eq11.md").read_text()
     assert "- the limit: **numerical** -- a sequence" in page and "PROOF" not in page.split("## Certificate")[0]
     assert "(every step proved or certified)" in (d / "claims" / "eq8.md").read_text()
+    assert "[in index.html](../index.html#claim-eq8)" in (d / "claims" / "eq8.md").read_text()  # the deep link
 
 
 def test_index_badges_and_counts(reports):

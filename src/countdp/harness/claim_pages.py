@@ -115,7 +115,7 @@ def _head_lines(res: ClaimResult, script: str, sr: ScriptRun | None) -> list[str
     out = [f"# `{res.id}`: {res.paper}", "",
            f"**{status}**{evidence} \u00b7 checked by {where}"
            + (f" ({sr.title})" if sr and sr.title else "")
-           + ". [Summary](../SUMMARY.md) \u00b7 [all claims](../index.html)", ""]
+           + f". [Summary](../SUMMARY.md) \u00b7 [in index.html](../index.html#claim-{res.id})", ""]
     if info is not None:
         out += [f"**Statement.** {info.statement}", ""]
     if res.reason:
