@@ -315,3 +315,24 @@ def test_a_core_fault_whose_test_does_not_exist_is_not_assessed(tmp_path):
     assert [o.how for o in run.core] == ["case", "not assessed", "not assessed"]
     assert [o.caught for o in run.core] == [True, False, False] and not run.complete
     assert "no such test" in run.core[1].detail
+
+
+def test_the_catalogue_beyond_the_formulas_names_tests_and_claims_that_exist():
+    """``paper_checks/_core_faults.py``: at least 60 faults over every layer, each naming a test
+    function that exists or claims a check script checks."""
+    from pathlib import Path
+
+    from countdp.harness import loader
+    from countdp.harness.faults import LAYERS
+
+    root = Path(__file__).resolve().parents[1]
+    faults = fault_runs.core_faults(root)
+    assert len(faults) >= 60 and {f.layer for f in faults} == set(LAYERS)
+    assert len({f.name for f in faults}) == len(faults)
+    checked = {sp.id for s in loader.discover(root) for sp in s.specs}
+    for f in faults:
+        if f.caught_by:
+            path, test = f.caught_by.split("::")
+            assert f"def {test.split('[')[0]}(" in (root / path).read_text(), f.caught_by
+        else:
+            assert set(f.claims) <= checked, f.name
