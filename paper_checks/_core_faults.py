@@ -41,6 +41,7 @@ LOG_SHIFT = "countdp.laws.log_shift"
 REFERENCE = "countdp.laws.reference"
 LOG_GAUSSIAN_MECH = "countdp.mechanisms.log_gaussian"
 TIGHT_RHO = "countdp.divergence.tight_rho"
+RENYI = "countdp.divergence.renyi"
 SHIFT_COUPLING = "countdp.divergence.shift_coupling"
 LATTICE_DUAL = "countdp.divergence.lattice_dual"
 
@@ -531,7 +532,27 @@ def _chord_of_the_wrong_sign(f):
     return lambda a, b, Fa, Fb: f(a, b, Fa, Fa - (Fb - Fa))
 
 
+def _renyi_over_alpha(f):
+    """D_alpha with the log-integral divided by alpha instead of alpha - 1."""
+    def renyi(P, Q, alpha, method="auto"):
+        d = f(P, Q, alpha, method)
+        a = mpmath.mpf(alpha)
+        return dataclasses.replace(d, value=d.value * (a - 1) / a) if d.finite else d
+    return renyi
+
+
 DIVERGENCE = [
+    core_fault("divergence", "D_alpha: log-integral over alpha instead of alpha - 1", "index",
+               replace_function(f"{RENYI}:renyi", _renyi_over_alpha),
+               claims=("eq12",)),
+    core_fault("divergence", "sup over alpha: the KL end a relative 1e-6 too high", "factor",
+               replace_function(f"{TIGHT_RHO}:_kl_end",
+                                lambda f: lambda d, precise: dataclasses.replace(
+                                    f(d, precise), value=f(d, precise).value * (1 + mpmath.mpf(10) ** -6))),
+               claims=("hm.laplace",)),
+    core_fault("divergence", "shift coupling: the fibre KL with log(b/a) for log(a/b)", "sign",
+               patch_method(f"{SHIFT_COUPLING}:FibreGrid.shift_kl", lambda f: lambda self: -f(self)),
+               claims=("cstar.lower.coupling",)),
     core_fault("divergence", "shift coupling: error density of n + e (mirrored)", "sign",
                replace_function(f"{SHIFT_COUPLING}:error_density",
                                 lambda f: lambda noise, ns, ps, e, exact=False:

@@ -298,6 +298,7 @@ def test_core_faults_caught_by_a_claim_or_a_test_and_a_missed_one(tmp_path):
     assert "caught by" in text and "tests/test_tiny.py::test_undecided" in text
     assert "MISSED (missed; expected tests/test_tiny.py::test_undecided)" in text
     assert "by layer: formulas 2/3" in text
+    assert "2 of 3 faults beyond the formulas caught (1 by claims, 1 by unit tests)" in text
     # the patches never leak into this process
     from flint import arb
     from countdp.arb.verdicts import Verdict, decide_le

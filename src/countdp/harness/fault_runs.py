@@ -378,6 +378,9 @@ def run_faults(settings: Settings, jobs: int | None = None, only_ids: Iterable[s
         _previous_statuses(baseline_from, replace(settings, stop_at_first_failure=False))
     for s in scripts:
         for i, flt in enumerate(faults_in(modules[s.name])):
+            if flt.core:
+                raise TypeError(f"{s.name}: the fault {flt.name!r} beyond the formulas belongs in "
+                                f"{CORE_FAULTS}")
             if only is not None and flt.claim not in only:
                 continue
             table.setdefault(flt.claim, ClaimSensitivity(flt.claim))
@@ -550,6 +553,10 @@ def format_faults(run: FaultRun) -> str:
         for o in run.core:
             by = o.caught_by if o.caught else f"MISSED ({o.how}; expected {o.claim})"
             lines.append(f"{o.layer:<11} {by:<58} {o.name}")
+        by_tests = sum(o.caught and "::" in o.caught_by for o in run.core)
+        caught_core = sum(o.caught for o in run.core)
+        lines.append(f"{caught_core} of {len(run.core)} faults beyond the formulas caught "
+                     f"({caught_core - by_tests} by claims, {by_tests} by unit tests)")
     layers = run.by_layer()
     if layers:
         lines.append("")

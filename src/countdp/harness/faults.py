@@ -204,15 +204,18 @@ def _resolve(target: str) -> tuple[Any, str, Any]:
 def replace_function(target: str, make: Callable[[Callable], Callable]) -> Patch:
     """The module-level function ``target`` (``"module:name"``) becomes ``make(original)`` in
     every module that binds it: its own and each that did ``from module import name`` (found
-    by identity in ``sys.modules``, so check scripts and tests are reached too)."""
+    by identity in ``sys.modules``, so check scripts and tests are reached too).  A constant
+    (not callable) is rebound only where it is bound under its own name: a small int or a float
+    may be the same object as an unrelated constant."""
     def apply():
         owner, name, _ = _resolve(target)
         if isinstance(owner, type):
             raise TypeError(f"{target}: a class attribute, use patch_method")
         original = getattr(owner, name)
         new = functools.wraps(original)(make(original)) if callable(original) else make(original)
+        same = (lambda k: True) if callable(original) else (lambda k: k == name)
         bound = [(m, k) for m in list(sys.modules.values()) if m is not None
-                 for k, v in list(getattr(m, "__dict__", {}).items()) if v is original]
+                 for k, v in list(getattr(m, "__dict__", {}).items()) if v is original and same(k)]
         for m, k in bound:
             setattr(m, k, new)
 
