@@ -48,8 +48,11 @@ def _reports(tmp_path: Path, value_file: str = "cstar_lower_lattice.json") -> Pa
         "pi/(4e^2) < c0 < 1/pi: proved_true [0.3133170606 +/- 4.67e-22]",
         "a1 < a1' < 0: proved_true [1.3193144388122959310 +/- 2.23e-16]",
         "maximum = c0/2 at M = 1: proved_true [0.15665853029850728231 +/- 4.77e-21]"])
-    (tmp_path / "cstar_airy.json").write_text(json.dumps({"script": "a", "claims": [constants, limit]}))
-    (tmp_path / value_file).write_text(json.dumps({"script": "b", "claims": [value]}))
+    env = {"countdp": "0.2.0", "commit": "abc123", "dirty": False, "quick": False}
+    (tmp_path / "cstar_airy.json").write_text(json.dumps({"script": "a", "environment": env,
+                                                          "claims": [constants, limit]}))
+    (tmp_path / value_file).write_text(json.dumps({"script": "b", "environment": {**env, "quick": True},
+                                                   "claims": [value]}))
     (tmp_path / "summary.json").write_text(json.dumps({"claims": "not a script report"}))
     return tmp_path
 
@@ -64,6 +67,8 @@ def test_the_macros_equal_the_reports(tmp_path):
     assert macros["upcertR"] == "10^{-7}" and macros["upcertBall"].startswith("[0.3133171859238 ")
     assert macros["crossRows"].count(r"\\") == 6 and macros["crossRows"].startswith("$10^{-3}$ & $0.303")
     assert macros["extrapUp"] == r"1.0\cdot 10^{-16}"
+    assert macros["runinfo"] == (r"countdp 0.2.0, commit \texttt{abc123}, full run; "
+                                 r"countdp 0.2.0, commit \texttt{abc123}, quick run")
     with mpmath.workdps(30):
         assert abs(mpmath.mpf(macros["percentBelow"]) - 100 * (1 - mpmath.mpf(macros["czero"]) * mpmath.pi)) < 1e-3
     out = tmp_path / "numbers.tex"
@@ -156,6 +161,8 @@ def test_the_note_builds_with_the_reports_numbers(tmp_path):
     assert "Overfull \\hbox" not in log, "a line sticks out of the margin"
     text = subprocess.run([pdftotext, "cstar.pdf", "-"], cwd=build, capture_output=True, text=True,
                           check=True).stdout.replace("\u2212", "-")
+    env = claims["cstar.value"]["run"]
+    assert f"commit {env['commit']}" in text and "quick run" in text
     for key in ("czero", "aonep", "mconst", "Iconst", "Zconst", "EXsq", "percentBelow", "oneoverpi", "aone"):
         assert macros[key] in text, f"{key} = {macros[key]} is not in the PDF"
     value = claims["cstar.value"]

@@ -24,7 +24,8 @@ CLAIMS = ("cstar.airy.constants", "cstar.airy.limit", "cstar.value")
 
 
 def claims(reports: Path) -> dict[str, dict]:
-    """claim id -> the claim's record, over every script report in ``reports``."""
+    """claim id -> the claim's record, over every script report in ``reports``; each record also
+    carries its report's ``environment`` (versions, commit, mode) under ``"run"``."""
     found: dict[str, tuple[str, dict]] = {}
     for path in sorted(Path(reports).glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -34,7 +35,7 @@ def claims(reports: Path) -> dict[str, dict]:
             if c["id"] in found:
                 raise ValueError(f"claim {c['id']} is reported twice, in {found[c['id']][0]} and {path.name} "
                                  f"(a stale report: re-run countdp reproduce into {reports})")
-            found[c["id"]] = (path.name, c)
+            found[c["id"]] = (path.name, {**c, "run": data.get("environment", {})})
     return {cid: c for cid, (_, c) in found.items()}
 
 
@@ -143,11 +144,19 @@ def _corroboration(value: dict, limit: dict) -> dict[str, str]:
     return out
 
 
+def _run(have: dict[str, dict]) -> str:
+    """The run the numbers come from: countdp's version, the commit, the mode (one line of text)."""
+    runs = {(e.get("countdp", "?"), e.get("commit", "?"), "quick" if e.get("quick") else "full")
+            for e in (have[cid]["run"] for cid in CLAIMS)}
+    return "; ".join(rf"countdp {v}, commit \texttt{{{c}}}, {mode} run" for v, c, mode in sorted(runs))
+
+
 def collect(reports: Path) -> dict[str, str]:
     """The macros (name -> LaTeX text) of the note."""
     have = _needed(Path(reports))
     value = have["cstar.value"]
-    return {**_constants(have["cstar.airy.constants"], value), **_corroboration(value, have["cstar.airy.limit"])}
+    return {**_constants(have["cstar.airy.constants"], value), **_corroboration(value, have["cstar.airy.limit"]),
+            "runinfo": _run(have)}
 
 
 def write(macros: dict[str, str], path: Path) -> None:
