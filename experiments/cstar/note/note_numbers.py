@@ -172,10 +172,13 @@ def main(argv=None) -> None:
     ap.add_argument("--out", type=Path, default=here / "numbers.tex")
     ap.add_argument("--missing", action="store_true", help="print the note's claim ids the reports lack")
     args = ap.parse_args(argv)
-    if args.missing:
-        print(" ".join(missing(args.reports)))
-        return
-    write(collect(args.reports), args.out)
+    try:
+        if args.missing:
+            print(" ".join(missing(args.reports)))
+            return
+        write(collect(args.reports), args.out)
+    except (KeyError, ValueError) as e:
+        raise SystemExit(f"note_numbers: {e.args[0] if e.args else e}") from None
 
 
 if __name__ == "__main__":
