@@ -30,7 +30,7 @@ COUNTDP := $(RUN) -m countdp
 
 # countdp, budget: the command without activation
 .PHONY: countdp budget
-.PHONY: help setup browser reproduce quick faults figures check test screenshot bench dist test-wheel test-matrix clean distclean
+.PHONY: help setup browser latex note reproduce quick faults figures check test screenshot bench dist test-wheel test-matrix clean distclean
 
 help:
 	@echo "make reproduce           every paper check (JOBS=$(JOBS)): $(REPORTS)/ and $(FIGURES)/; fails if a claim fails"
@@ -42,6 +42,8 @@ help:
 	@echo "make countdp ARGS=\"...\"     any countdp command, no activation needed (ARGS=\"list\", ARGS=\"--help\")"
 	@echo "make budget ARGS=\"...\"      countdp budget (ARGS=\"--r0 0.05 --c 1 --n 10 --delta 1e-6\")"
 	@echo "make browser             install Debian's chromium for the browser test of index.html (if missing)"
+	@echo "make latex               install Debian's LaTeX (latexmk, texlive) and poppler-utils for the note (if missing)"
+	@echo "make note                the C* note, experiments/cstar/note/cstar.pdf, its numbers from $(REPORTS)/"
 	@echo "make screenshot          $(REPORTS)/index.html rendered by headless chromium into $(REPORTS)/index.png"
 	@echo "make bench               benchmarks (if benchmarks/ exists)"
 	@echo "make dist                sdist and wheel into dist/ (the wheel records the git commit)"
@@ -61,6 +63,40 @@ browser:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null \
 			|| echo "make browser: apt-get install chromium failed; the browser tests will be skipped" >&2; \
 	else echo "make browser: chromium is missing (apt-get install chromium); the browser tests will be skipped" >&2; fi
+
+# Debian's LaTeX for the C* note (experiments/cstar/note) and its test (tests/test_cstar_note.py):
+# the smallest set the note needs (latexmk, texlive-latex-recommended, about 145 MiB installed),
+# and poppler-utils (pdftotext, pdftoppm) to read the PDF back; installed when missing, as root
+# with apt-get, otherwise a warning, and the build test is skipped (COUNTDP_REQUIRE_LATEX=1: fails)
+LATEX_PACKAGES := latexmk texlive-latex-recommended poppler-utils
+latex:
+	@if command -v latexmk >/dev/null 2>&1 && command -v pdflatex >/dev/null 2>&1 \
+		&& command -v pdftotext >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing Debian's $(LATEX_PACKAGES) for the C* note"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			$(LATEX_PACKAGES); } >/dev/null \
+			|| echo "make latex: apt-get install $(LATEX_PACKAGES) failed; the note cannot be built" >&2; \
+	else echo "make latex: latexmk is missing (apt-get install $(LATEX_PACKAGES)); the note cannot be built" >&2; fi
+
+# the C* note: numbers.tex from the reports (the note's claims are run first, into $(REPORTS)/, when
+# the reports lack them, e.g. on a fresh clone), then cstar.pdf with latexmk, the figures read from
+# $(FIGURES)/; fails on a LaTeX error, an undefined reference or citation, or a claim that failed
+NOTE_DIR := experiments/cstar/note
+note: setup latex
+	@command -v latexmk >/dev/null 2>&1 || { echo "make note: latexmk is missing (make latex)" >&2; exit 2; }
+	@missing=$$($(RUN) $(NOTE_DIR)/note_numbers.py --reports $(REPORTS) --missing) || exit $$?; \
+	if [ -n "$$missing" ]; then \
+		echo "make note: $(REPORTS)/ lacks $$missing; running them first"; \
+		echo "$(COUNTDP) reproduce --only $$missing --jobs $(JOBS) --reports $(REPORTS) --no-figures"; \
+		$(COUNTDP) reproduce --only $$missing --jobs $(JOBS) --reports $(REPORTS) --no-figures || exit $$?; \
+	fi
+	$(RUN) $(NOTE_DIR)/note_numbers.py --reports $(REPORTS) --out $(NOTE_DIR)/numbers.tex
+	cd $(NOTE_DIR) && TEXINPUTS=".:$(abspath $(FIGURES)):" latexmk -pdf -interaction=nonstopmode -halt-on-error \
+		-file-line-error -quiet cstar.tex
+	@! grep -E "LaTeX Warning: (Reference|Citation) .* undefined|There were undefined references" \
+		$(NOTE_DIR)/cstar.log || { echo "make note: undefined references in $(NOTE_DIR)/cstar.log" >&2; exit 1; }
+	@echo "note: $(NOTE_DIR)/cstar.pdf"
 
 .venv/.installed: pyproject.toml constraints.txt
 	@test -x .venv/bin/python || { echo "creating .venv with $(PYTHON)"; $(PYTHON) -m venv .venv; }
@@ -95,11 +131,12 @@ budget: setup
 # the test suite (in parallel when pytest-xdist is there), then a quick reproduce with the
 # quick fault catalogue (every plausible mistake must make its claim fail); both run, and the
 # target fails if either does
-test: setup browser
+test: setup browser latex
 	@status=0; \
 	if $(PY) -c 'import xdist' >/dev/null 2>&1; then par="-n 2"; else par=""; fi; \
 	if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
 		export COUNTDP_REQUIRE_BROWSER=1; fi; \
+	if command -v latexmk >/dev/null 2>&1; then export COUNTDP_REQUIRE_LATEX=1; fi; \
 	echo "$(RUN) -m pytest -q $$par tests $(PYTEST_ARGS)"; \
 	$(RUN) -m pytest -q $$par tests $(PYTEST_ARGS) || status=$$?; \
 	echo "$(COUNTDP) reproduce --quick --faults --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures"; \
@@ -142,6 +179,7 @@ test-matrix:
 	@bash .ci/matrix "$(PYTHONS)" "$(RESOLUTIONS)"
 
 clean:
+	cd $(NOTE_DIR) && rm -f numbers.tex cstar.pdf cstar.aux cstar.log cstar.out cstar.fls cstar.fdb_latexmk
 	rm -rf $(REPORTS) build dist src/*.egg-info .pytest_cache .hypothesis src/countdp/_commit.txt
 	find . -path ./.venv -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 

@@ -14,6 +14,13 @@ It carries an *integration coordinate* ``x = to_x(t)`` in which it is smooth and
 so quadrature can be done in ``t`` (``integral f(x) dx = integral f(to_x(t)) x'(t) dt``); the
 identity map is the default.  The released mechanism is mixed (clipping puts an atom at 0) and
 becomes an integer law after stochastic rounding, so both are first-class here.
+
+Number systems.  A law's or a mechanism's quantity has one name, and the number system is a
+mark on it: ``logpdf`` / ``sigma`` in float64 (numpy arrays where it makes sense), ``mp_logpdf`` /
+``mp_sigma()`` in mpmath at the ambient precision, ``sigma_ball()`` / ``drift_ball()`` in Arb at
+the ambient ``flint.ctx.prec``.  A closed form is written once against a context
+(:mod:`countdp.numerics.contexts`); the methods of laws and mechanisms are these marked views of
+it, so that the engines, which work in one number system each, ask for the one they need.
 """
 
 from __future__ import annotations
