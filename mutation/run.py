@@ -237,6 +237,8 @@ def parse_args(argv):
                    help="worker processes of the claims and of pytest, per mutant")
     p.add_argument("--python", default=sys.executable)
     p.add_argument("--dry-run", action="store_true", help="sample and plan only: print them")
+    p.add_argument("--report-only", action="store_true",
+                   help="write the reports of the finished run in --work again (after triage)")
     args = p.parse_args(argv)
     if args.sample < 1:
         p.error(f"--sample must be >= 1, got {args.sample}")
@@ -249,6 +251,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     started = time.monotonic()
     work = args.work.resolve()
+    if args.report_only:  # the reports again from a finished run (e.g. after triage)
+        tree, plan = work / "tree", json.loads((work / "plan.json").read_text())
+        done = json.loads((work / "run.json").read_text())
+        args.seed, args.scope = done["seed"], done["scope"]
+        return report.write(work / "session.sqlite", tree, plan, trusted_core(tree, args.core),
+                            args, done["seconds"])
     tree = copy_tree(work)
     core = trusted_core(tree, args.core)
     files = mutated_files(tree, core if args.scope == "core" else None, args.packages)
@@ -270,7 +278,10 @@ def main(argv: list[str] | None = None) -> int:
         time_baselines(work, plan)
     print(f"running {len(chosen)} mutants of {len(modules)} modules (seed {args.seed})", flush=True)
     subprocess.run(cosmic + ["exec", str(config), str(session)], cwd=tree, check=True)
-    return report.write(session, tree, plan, core, args, time.monotonic() - started)
+    seconds = time.monotonic() - started
+    (work / "run.json").write_text(json.dumps({"seconds": seconds, "seed": args.seed,
+                                               "scope": args.scope}))
+    return report.write(session, tree, plan, core, args, seconds)
 
 
 if __name__ == "__main__":
