@@ -83,7 +83,7 @@ faults: setup
 # passes (so no baseline runs: a fixed time limit), claims and tests with $(JOBS) workers
 MUTANTS_SAMPLE ?= 150
 MUTANTS_SEED   ?= 20
-MUTANTS_CI_SAMPLE ?= 8
+MUTANTS_CI_SAMPLE ?= 6
 MUTANTS_CI_SEED   ?= 1
 MUTANTS_TOOL := $(PY) -c 'import cosmic_ray' 2>/dev/null || \
 	$(PY) -m pip install --disable-pip-version-check -q -c constraints.txt -e '.[test,mutants]'

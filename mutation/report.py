@@ -31,6 +31,7 @@ except ModuleNotFoundError:  # Python 3.10: toml comes with cosmic-ray
     import toml as tomllib
 
 RECORD = "MUTANT-RECORD "
+FILTERED = "Filtered operator"  # (what cr-filter-operators writes)
 CLASSES = ("equivalent", "benign", "real")
 TARGETS = {"trusted core": 0.95, "whole library": 0.90}
 
@@ -67,7 +68,8 @@ def mutant_entry(item, result, tree: Path, core_modules) -> dict:
     module = ".".join(Path(path).with_suffix("").parts[1:])
     by_claims = record.get("claims") in ("failed", "timeout")
     by_tests = record.get("tests") in ("failed", "timeout")
-    ran = result.worker_outcome == "normal" and result.test_outcome != "incompetent"
+    ran = (result.worker_outcome == "normal" and result.test_outcome != "incompetent"
+           and record.get("claims") != "error")
     if ran and not record:  # cosmic-ray's own time limit (never reached before ours)
         by_claims = result.test_outcome == "killed"
     return {"file": path, "module": module, "package": Path(path).parts[2] if len(Path(path).parts) > 3
@@ -133,7 +135,8 @@ def markdown(doc: dict) -> str:
     survivors = [m for m in doc["mutants"] if m["ran"] and not m["killed"]]
     lines = [f"# Mutation testing: {doc['tool']} {doc['version']}", "",
              f"Seed {doc['seed']}, {doc['sample_size']} mutants sampled ({doc['scope']}) of "
-             f"{doc['population']}; {doc['seconds']:.0f} s in all, "
+             f"{doc['population']} (the operators that only raise TypeError left out); "
+             f"{doc['seconds']:.0f} s in all, "
              f"{doc['seconds_per_mutant']:.1f} s per mutant.  Score = killed / (sampled - "
              "equivalent - benign - not run); targets: "
              + ", ".join(f"{k} {100 * v:.0f} %" for k, v in TARGETS.items()) + ".", "", *rows, "",
@@ -156,8 +159,9 @@ def write(session: Path, tree: Path, plan: dict, core: list[str], args, seconds:
         return any(module == c or module.startswith(c + ".") for c in core)
 
     with use_db(str(session), WorkDB.Mode.open) as db:
-        done = [(i, r) for i, r in db.completed_work_items if r.worker_outcome != "skipped"]
-        population = db.num_work_items
+        completed = db.completed_work_items
+    done = [(i, r) for i, r in completed if r.worker_outcome != "skipped"]
+    population = sum(r.output != FILTERED for _, r in completed)
     mutants = sorted((mutant_entry(i, r, tree, core_modules) for i, r in done),
                      key=lambda m: (m["file"], m["line"], m["column"], m["operator"]))
     triage = load_triage(args.triage)

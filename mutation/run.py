@@ -151,8 +151,12 @@ def sample_session(session: Path, size: int, seed: int) -> list:
         items = list(db.work_items)
         chosen = choose(items, size, seed)
         keep = {i.job_id for i in chosen}
-        db.set_multiple_results([i.job_id for i in items if i.job_id not in keep],
-                                WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
+        excluded = re.compile("|".join(EXCLUDED_OPERATORS))
+        filtered = {i.job_id for i in items if excluded.match(i.mutations[0].operator_name)}
+        for ids, why in ((filtered, report.FILTERED), ({i.job_id for i in items} - keep - filtered,
+                                                       "not sampled")):
+            db.set_multiple_results(sorted(ids), WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
+                                                            output=why))
     return chosen
 
 
