@@ -27,13 +27,16 @@ endif
 RUN     := PYTHONPATH=src$(if $(PYTHONPATH),:$(PYTHONPATH)) $(PY)
 COUNTDP := $(RUN) -m countdp
 
-.PHONY: help setup browser latex note reproduce quick faults figures check test screenshot bench dist test-wheel test-matrix clean distclean
+.PHONY: help setup browser latex note reproduce quick faults mutants mutants-ci figures check test screenshot bench dist test-wheel test-matrix clean distclean
 
 help:
 	@echo "make reproduce           every paper check (JOBS=$(JOBS)): $(REPORTS)/ and $(FIGURES)/; fails if a claim fails"
 	@echo "make test                the test suite, then a quick reproduce into $(QUICK_REPORTS)/"
 	@echo "make quick               the quick reproduce only (every claim, smaller grids, no figures)"
 	@echo "make faults              inject the fault catalogue (full grids; QUICK=1 for the quick ones)"
+	@echo "make mutants             mutation testing (cosmic-ray) of a seeded sample of the library's mutants:"
+	@echo "                         $(REPORTS)/mutants.json and .md (MUTANTS_SAMPLE=$(MUTANTS_SAMPLE) MUTANTS_SEED=$(MUTANTS_SEED))"
+	@echo "make mutants-ci          the same for a small fixed sample of the trusted core (CI)"
 	@echo "make figures             the figures only, into $(FIGURES)/"
 	@echo "make check CLAIM=ID [DPS=50]   one claim, printed in full, at the given precision"
 	@echo "make browser             install Debian's chromium for the browser test of index.html (if missing)"
@@ -108,6 +111,28 @@ quick: setup
 # are taken from a reproduce already in the reports directory (same mode) when there is one
 faults: setup
 	$(COUNTDP) faults $(if $(QUICK),--quick,) --jobs $(JOBS) --reports $(if $(QUICK),$(QUICK_REPORTS),$(REPORTS))
+
+# mutation testing (mutation/run.py): a seeded sample of the mutants of src/countdp outside
+# harness/, each tested by the quick claims and the unit tests of its module; fails if a
+# survivor is not triaged in mutation/triage.toml.  cosmic-ray comes with the `mutants` extra.
+# mutants-ci: the trusted core's mutants only, after make test has shown the unmutated suite
+# passes (so no baseline runs: a fixed time limit), claims and tests with $(JOBS) workers
+MUTANTS_SAMPLE ?= 150
+MUTANTS_SEED   ?= 20
+MUTANTS_CI_SAMPLE ?= 6
+MUTANTS_CI_SEED   ?= 1
+MUTANTS_TOOL := $(PY) -c 'import cosmic_ray' 2>/dev/null || \
+	$(PY) -m pip install --disable-pip-version-check -q -c constraints.txt -e '.[test,mutants]'
+
+mutants: setup
+	@$(MUTANTS_TOOL)
+	$(RUN) mutation/run.py --sample $(MUTANTS_SAMPLE) --seed $(MUTANTS_SEED) --reports $(REPORTS)
+
+mutants-ci: setup
+	@$(MUTANTS_TOOL)
+	$(RUN) mutation/run.py --scope core --sample $(MUTANTS_CI_SAMPLE) --seed $(MUTANTS_CI_SEED) \
+		--no-baseline --limit 300 --jobs $(JOBS) --name mutants-ci --work build/mutation-ci \
+		--reports $(REPORTS)
 
 figures: setup
 	$(COUNTDP) figures --jobs $(JOBS) --figures $(FIGURES)
