@@ -112,6 +112,25 @@ class ShiftedLogGaussian(LogScaleBudget):
         return self.expected_abs_error_unclipped(n) + formulas.negative_part(
             n, self.c, self.mp_sigma(), self.mp_drift())
 
+    # ---- dp_accounting (the optional extra countdp[accounting]) ------------------------------
+    def dp_event(self, n, releases: int = 1):
+        """dp_accounting's ``GaussianDpEvent`` of the edge at n: a Gaussian mechanism in log(y + c)
+        with noise multiplier ``sigma / log((n+c)/(n-1+c))`` (eq 6's gap; eq 5's at n = 0; the
+        drift moves both means alike), an upper bound on the released mechanism (clipping is
+        post-processing); ``releases`` > 1 wraps it in a ``SelfComposedDpEvent``.  See :mod:`countdp.mechanisms.accounting`."""
+        from .accounting import gaussian_event
+
+        return gaussian_event(self.mp_sigma(), self.c, n, releases)
+
+    def pld(self, n, releases: int = 1, value_discretization_interval: float = 1e-4):
+        """dp_accounting's ``PrivacyLossDistribution`` of the *released* laws on the edge at n (the
+        atom at 0 included, both orders), rounded pessimistically on a grid of that interval;
+        self-composed ``releases`` times.  See :mod:`countdp.mechanisms.accounting`."""
+        from .accounting import released_pld
+
+        return released_pld(self.mp_sigma(), self.c, n, releases, value_discretization_interval,
+                            self.mp_drift())
+
     # ---- sampling --------------------------------------------------------------------------
     def release(self, counts, rng: np.random.Generator, clip: bool = True, rounding: bool = False):
         """Release a whole histogram at once: eq (4) per coordinate, independently.
