@@ -109,7 +109,7 @@ def test_budget_refusals(argv, text):
 def test_budget_bad_parameters(capsys):
     assert cli.main(["budget", "--r0", "2", "--c", "1", "--n", "2"]) == 2
     err = capsys.readouterr().err
-    assert err.strip() == "countdp: error: r0 must lie in (0, 1), got 2.0"
+    assert err.strip() == "countdp: error: --r0 must lie in (0, 1), got 2.0"  # the flag, not r0
     assert cli.main(["budget", "--r0", "0.5", "--r", "0.1", "--c", "1", "--n", "2"]) == 2
     assert "r0 must lie" in capsys.readouterr().err
 

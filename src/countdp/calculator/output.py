@@ -9,6 +9,7 @@ import math
 
 import mpmath
 
+from ..numerics import validate
 from ..numerics.digits import significant
 from .budget import EDGE_CONVENTION, LABELS, Budget, Conversion, Row, Solution
 
@@ -82,7 +83,10 @@ def _row_json(row: Row, digits: int) -> dict:
 
 def to_json(result: Budget | Solution) -> dict:
     """A JSON-ready dict: the parameters echoed, sigma, v(0), one entry per row; numbers are
-    JSON numbers at the working precision (:func:`json_text` writes them)."""
+    JSON numbers at the working precision (:func:`json_text` writes them).  ``result``: what
+    ``guarantee`` or ``solve_r0`` returns (anything else is refused, naming it)."""
+    validate.instance("result", result, (Budget, Solution),
+                      "a Budget or a Solution (from guarantee or solve_r0)")
     with mpmath.workdps(result.budget.dps if isinstance(result, Solution) else result.dps):
         return _to_json(result)
 

@@ -22,6 +22,9 @@ from ..laws.log_shift import LogShiftOrigin
 from ..numerics import normal, validate
 from .count import LogScaleBudget, stochastic_round
 
+#: a standardised clip point below -this: the clipped mass is below Phi(-1e50), beyond any precision
+_Z_NEGLIGIBLE = mpmath.mpf("1e50")
+
 
 class ShiftedLogGaussian(LogScaleBudget):
     """The shifted log-Gaussian mechanism for parameters ``0 < r0 < r <= 1`` and ``c > 0``.
@@ -107,10 +110,15 @@ class ShiftedLogGaussian(LogScaleBudget):
 
     def expected_abs_error_released(self, n):
         """E|[U_n]_+ - n| exactly: E|U_n - n| plus E[U_n 1{U_n < 0}] (clipping moves U < 0 to 0);
-        see :func:`countdp.formulas.mechanism.negative_part`."""
+        see :func:`countdp.formulas.mechanism.negative_part`.  When the clip point is more than
+        1e50 standard deviations below the mean (sigma tiny: r0 ~ 1e-300), that term is below
+        Phi(-1e50) (n + c), nothing at any working precision, and the unclipped error is the value."""
         n = validate.count("n", n)
-        return self.expected_abs_error_unclipped(n) + formulas.negative_part(
-            n, self.c, self.mp_sigma(), self.mp_drift())
+        s, drift = self.mp_sigma(), self.mp_drift()
+        z = (-mpmath.log1p(n / mpmath.mpf(self.c)) - drift) / s  # the larger normal-cdf argument
+        if z < -_Z_NEGLIGIBLE:
+            return self.expected_abs_error_unclipped(n)
+        return self.expected_abs_error_unclipped(n) + formulas.negative_part(n, self.c, s, drift)
 
     # ---- dp_accounting (the optional extra countdp[accounting]) ------------------------------
     def dp_event(self, n, releases: int = 1):
