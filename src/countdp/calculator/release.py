@@ -22,7 +22,7 @@ __all__ = ["SAMPLER_CAVEAT", "add_release_parser", "cmd_release", "guarantee_tab
 
 SAMPLER_CAVEAT = ("the noise is numpy floating-point Gaussian sampling (numpy.random.Generator, "
                   "PCG64), not a hardened sampler: the floating-point attacks on naive Laplace / "
-                  "Gaussian samplers (Mironov 2012) apply in principle, and the guarantees below "
+                  "Gaussian samplers (Mironov 2012) apply in principle; the guarantees stated "
                   "are those of the exact real-valued mechanism")
 
 _DESCRIPTION = f"""\
