@@ -111,9 +111,9 @@ def test_composition_with_a_laplace_release():
     assert want - 1e-9 <= pld.get_epsilon_for_delta(1e-6) <= want + 2 * H
 
 
-@pytest.mark.parametrize("bad, name", [({"releases": 0}, "releases"),
-                                       ({"value_discretization_interval": 0}, "value_discretization_interval"),
-                                       ({"n": -1}, "n")])
+@pytest.mark.parametrize("bad, name", [
+    ({"releases": 0}, "releases"), ({"value_discretization_interval": 0}, "value_discretization_interval"),
+    ({"n": -1}, "n")])
 def test_bad_parameters_are_named(bad, name):
     m = ShiftedLogGaussian(0.05, 1)
     kw = {"n": 10, **bad}

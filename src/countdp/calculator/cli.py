@@ -112,8 +112,8 @@ def add_parser(sub) -> None:
                     help="give eps at this delta, 0 < delta < 1, by every conversion")
     sp.add_argument("--eps", type=checked("eps", budget.check_eps, float), default=None,
                     help="give delta at this eps >= 0, by every conversion")
-    sp.add_argument("--releases", "-k", type=checked("releases", budget.check_releases, _integer), default=1,
-                    metavar="K",
+    sp.add_argument("--releases", "-k", type=checked("releases", budget.check_releases, _integer),
+                    default=1, metavar="K",
                     help="K independent releases of the count, composed: rho = K v(n) (default 1)")
     sp.add_argument("--target-rho", type=_target("target_rho"), default=None, metavar="RHO",
                     help="solve for the r0 whose rho = K v(n) at n equals RHO")

@@ -9,6 +9,7 @@ import io
 import json
 import math
 import os
+import sys
 from pathlib import Path
 
 __all__ = ["FORMATS", "Histogram", "histogram_format", "read_histogram", "histogram_text",
@@ -30,8 +31,8 @@ def histogram_format(path: str, given: str | None, flag: str = "--input") -> str
         return given
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix not in FORMATS:
-        raise ValueError(f"{flag} {path}: the format is not known from the suffix {suffix or '(none)'!r}; "
-                         "name it .csv or .json, or give --format csv|json")
+        raise ValueError(f"{flag} {path}: the format is not known from the suffix "
+                         f"{suffix or '(none)'!r}; name it .csv or .json, or give --format csv|json")
     return suffix
 
 
@@ -88,18 +89,18 @@ def _read_json(text: str, name: str) -> Histogram:
     if not isinstance(data, dict):
         raise ValueError(f"--input {name}: a JSON histogram is an object {{group: count}}, got "
                          f"{type(data).__name__}")
-    return Histogram(list(data), [_count(f"--input {name}: group {g[:40]!r}", v) for g, v in data.items()])
+    counts = [_count(f"--input {name}: group {g[:40]!r}", v) for g, v in data.items()]
+    return Histogram(list(data), counts)
 
 
 def read_histogram(path: str, fmt: str) -> Histogram:
     """The histogram in ``path`` (``-``: standard input) in format ``fmt``; ValueError naming
     ``--input``, the line or group, and the rule otherwise."""
-    import sys
-
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"--input {path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+        why = getattr(exc, "strerror", None) or exc
+        raise ValueError(f"--input {path}: cannot be read ({why})") from None
     h = _read_csv(text, path) if fmt == "csv" else _read_json(text, path)
     if not h.groups:
         raise ValueError(f"--input {path}: holds no group")

@@ -13,10 +13,10 @@ import numpy as np
 
 from ..mechanisms.log_gaussian import ShiftedLogGaussian
 from ..numerics import validate
+from ..numerics.digits import significant
 from ..numerics.options import DEFAULT_DPS, CLIError, checked, dps_option, subcommand
 from . import budget, histogram
 from .cli import PROG
-from .output import _g
 
 __all__ = ["SAMPLER_CAVEAT", "add_release_parser", "cmd_release", "guarantee_table"]
 
@@ -79,7 +79,7 @@ def add_release_parser(sub) -> None:
 def guarantee_table(b: budget.Budget, groups, counts, delta) -> list[str]:
     """One line per group: the group, its count, v(n) and eps at delta (tightest conversion)."""
     rows = {row.n: row for row in b.rows}
-    cells = [(g, str(n), _g(rows[n].v, 6), _g(rows[n].eps, 6), rows[n].tightest.method)
+    cells = [(g, str(n), significant(rows[n].v, 6), significant(rows[n].eps, 6), rows[n].tightest.method)
              for g, n in zip(groups, counts)]
     head = ("group", "count", "v(n)", f"eps at delta={delta:g}", "conversion")
     w = [max(len(h), *(len(c[j]) for c in cells)) for j, h in enumerate(head)]
@@ -92,12 +92,12 @@ def _header(args, mech: ShiftedLogGaussian) -> list[str]:
     seed = f"seed {args.seed} (reproducible)" if args.seed is not None else \
         "seed: fresh OS entropy (not recorded)"
     return [f"released by countdp: shifted log-Gaussian mechanism (eq 4), r0 = {args.r0:g}, "
-            f"c = {args.c:g}, sigma = {_g(mech.mp_sigma(), 8)}"
+            f"c = {args.c:g}, sigma = {significant(mech.mp_sigma(), 8)}"
             + (", stochastically rounded (Corollary 3.2)" if args.round else ""),
             seed, f"caveat: {SAMPLER_CAVEAT}"]
 
 
-def _checked_paths(args):
+def _checked_inputs(args):
     """--input's format and the output paths, checked before any computation."""
     try:
         fmt = histogram.histogram_format(args.input, args.format)
@@ -113,7 +113,7 @@ def _checked_paths(args):
 
 def cmd_release(args) -> int:
     """The ``release`` subcommand: 0 released (CLIError: a usage error or a bad input)."""
-    fmt, hist, mech = _checked_paths(args)
+    fmt, hist, mech = _checked_inputs(args)
     with mpmath.workdps(args.dps):
         b = budget.guarantee(args.r0, args.c, sorted(set(hist.counts)), delta=args.delta)
     rng = validate.rng(args.seed)
@@ -122,8 +122,8 @@ def cmd_release(args) -> int:
     header = _header(args, mech)
     text = histogram.histogram_text(hist.groups, values, fmt, header)
     table = [f"guarantee per group: v(n) bounds the edge (n-1, n), eqs 5-6 (the guarantee for "
-             f"every count is v(0) = {_g(b.v0, 6)})"] + guarantee_table(b, hist.groups, hist.counts,
-                                                                         args.delta)
+             f"every count is v(0) = {significant(b.v0, 6)})"]
+    table += guarantee_table(b, hist.groups, hist.counts, args.delta)
     if args.output is None or args.output == "-":
         sys.stdout.write(text)
     else:
