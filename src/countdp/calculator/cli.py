@@ -51,7 +51,7 @@ _FLAGS = ("target_rho", "target_eps", "releases", "delta", "eps", "r0", "c", "r"
 
 def _flag_message(exc: Exception) -> str:
     """The library's message with its parameter named as the flag (``target_rho`` -> ``--target-rho``)."""
-    return re.sub(r"\b(" + "|".join(_FLAGS) + r")\b(?= must| needs|\b and )",
+    return re.sub(r"(?<!-)\b(" + "|".join(_FLAGS) + r")\b(?= must| needs| and |$)",
                   lambda m: "--" + m.group(1).replace("_", "-"), str(exc))
 
 
