@@ -7,6 +7,7 @@ it, the guarantee per group (v(n) of eqs 5-6 and eps at --delta, the tightest co
 from __future__ import annotations
 
 import sys
+import textwrap
 
 import mpmath
 import numpy as np
@@ -35,7 +36,7 @@ or standard output; CSV carries a # header (the mechanism, the seed, the caveat 
 (Corollary 3.2). The guarantee per group (v(n) of eqs 5-6 on the edge (n-1, n), and eps at
 --delta by the tightest conversion) goes to standard error, or to --guarantees FILE.
 
-The sampler: {SAMPLER_CAVEAT}.
+{textwrap.fill("The sampler: " + SAMPLER_CAVEAT + ".", 92)}
 Randomness: --seed S (reproducible: whoever has the seed can subtract the noise, so a seeded
 release is for tests), or fresh OS entropy by default (not recorded)."""
 
