@@ -5,6 +5,19 @@
   (eps, delta)-DP, tightest first, and the parameters' checks;
 * :mod:`~countdp.calculator.counts`: the counts of a table from text (``1:1e6:log``);
 * :mod:`~countdp.calculator.output`: the text and the JSON it prints;
-* :mod:`~countdp.calculator.plot`: the --plot figure, beside the Airy mechanism;
+* :mod:`~countdp.calculator.plot`: the --plot figure, beside the Airy mechanism
+  (``countdp.calculator.plot.plot``);
 * :mod:`~countdp.calculator.cli`: the ``budget`` subcommand.
+
+The names below are imported lazily: ``countdp --help`` imports the subcommand only.
 """
+
+from ..numerics.lazy import lazy_exports
+
+EXPORTS = {
+    "budget": ("guarantee", "solve_r0", "Budget", "Row", "Conversion", "Solution", "Unreachable"),
+    "counts": ("parse_counts",),
+    "output": ("to_json", "json_text", "budget_text", "solution_text", "solutions_table"),
+    "plot": ("curves", "Curves"),
+}
+__getattr__, __dir__, __all__ = lazy_exports(__name__, EXPORTS)
