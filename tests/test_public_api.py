@@ -73,3 +73,17 @@ def test_importing_a_package_imports_none_of_its_submodules(package):
     loaded = _imported_after(f"import {package}")
     assert not {m for m in loaded if m.startswith(package + ".") and m != "countdp.numerics.lazy"}
     assert "numpy" not in loaded
+
+
+def test_a_package_name_follows_a_patch_of_its_module():
+    """A fault patches the defining module; the package must show the patch and its undo."""
+    from countdp import divergence
+    from countdp.divergence import zcdp
+
+    original = zcdp.compose_budgets
+    zcdp.compose_budgets = patched = lambda *budgets: None
+    try:
+        assert divergence.compose_budgets is patched
+    finally:
+        zcdp.compose_budgets = original
+    assert divergence.compose_budgets is original

@@ -1,8 +1,8 @@
 """Lazy re-exports for a package ``__init__`` (PEP 562): the public names of a package are
 listed, with the submodule that defines each, and a submodule is imported only when one of its
-names is first used.  The command line imports :mod:`countdp.numerics.options` and
-:mod:`countdp.calculator.cli`; with lazy packages that costs no numerical import it does not
-need."""
+names is first used.  Importing a package (as the command line imports
+:mod:`countdp.numerics.options`, or a check script one module of :mod:`countdp.divergence`) then
+costs only the submodules actually used."""
 
 from __future__ import annotations
 
@@ -16,8 +16,10 @@ def lazy_exports(package: str, exports: dict[str, tuple[str, ...]],
     """``(__getattr__, __dir__, __all__)`` for ``package``, whose submodule ``m`` (a relative
     name) defines the names ``exports[m]``; ``modules`` are submodules exported as modules (where
     a function has its module's name, ``renyi.renyi``, the package attribute is the module, as
-    Python's imports make it).  A name is looked up once, then kept in the package's namespace.
-    A name listed twice, or a name that is also a submodule's, raises ValueError."""
+    Python's imports make it).  A name is looked up in its module at each use, never kept in the
+    package, so that the package's name is always the module's current object (a fault that
+    patches the module is seen through the package as well, and undone with it).  A name listed
+    twice, or a name that is also a submodule's, raises ValueError."""
     where: dict[str, str | None] = {name: None for name in modules}
     for module, names in exports.items():
         for name in names:
@@ -31,9 +33,7 @@ def lazy_exports(package: str, exports: dict[str, tuple[str, ...]],
         module = where[name]
         if module is None:
             return importlib.import_module(f"{package}.{name}")
-        value = getattr(importlib.import_module(f"{package}.{module}"), name)
-        setattr(sys.modules[package], name, value)
-        return value
+        return getattr(importlib.import_module(f"{package}.{module}"), name)
 
     def __dir__() -> list[str]:
         return sorted(set(vars(sys.modules[package])) | set(where))
