@@ -41,15 +41,19 @@ def _api_page(package: str) -> str:
 
 
 def _report_body(claim: str) -> str:
-    """The latest report's claim page from its first section on, its links made to work here."""
+    """The latest report's claim page below its title, its sections one level down and its
+    links made to work here (figures kept; the links to the report's other pages, SUMMARY.md and
+    index.html, dropped)."""
     path = ROOT / "reports" / "claims" / f"{claim}.md"
     if not path.exists():
         return ("*No report yet: `make reproduce` writes `reports/claims/` and the next `make docs` "
                 "shows the verdict, routes, cases and certificate here.*\n")
-    text = path.read_text()
-    text = text[text.index("\n## "):] if "\n## " in text else ""
+    text = path.read_text().split("\n", 1)[-1]
+    text = re.sub(r"^\*\*Statement\.\*\*.*$", "", text, flags=re.M)
+    text = re.sub(r"^(#+) ", r"#\1 ", text, flags=re.M)
     text = re.sub(r"\]\(\.\./\.\./figures/", "](../figures/", text)
-    return "## Latest report\n" + re.sub(r"\[([^\]]*)\]\((?!https?:|\.\./figures/)[^)]*\)", r"\1", text)
+    text = re.sub(r"\s*·?\s*\[([^\]]*)\]\((?!https?:|\.\./figures/)[^)]*\)", "", text)
+    return "## Latest report (`reports/claims/`)\n" + text
 
 
 def _claim_pages() -> dict[str, str]:
@@ -96,6 +100,15 @@ def _examples() -> str:
         code = (ROOT / "examples" / name).read_text()
         out.append(f"## `{name}`\n\n```python\n{code}```\n")
     return "\n".join(out)
+
+
+_ROLE = re.compile(r":(?:func|class|mod|meth|data|attr|exc):(<code>)~?")
+
+
+def on_page_content(html, page, config, files):
+    """The docstrings' cross-reference roles (``:func:`x```, written for readers of the source)
+    shown as the plain code names they wrap."""
+    return _ROLE.sub(r"\1", html)
 
 
 def on_files(files, config):
