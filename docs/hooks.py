@@ -6,7 +6,8 @@
   latest report's page for it (``reports/claims/<id>.md``) when a reproduce has written one;
 * ``figures.md`` and ``figures/*.png`` -- the gallery: each figure with its caption and claims
   (the PNG text chunks ``Description`` and ``countdp:claims``);
-* ``cstar.md`` -- the summary of the C* note (``experiments/cstar/README.md`` up to its result);
+* ``cstar.md`` -- the summary of the C* note (``experiments/cstar/README.md`` to the end of its
+  result section);
 * ``examples.md`` -- the scripts of ``examples/``.
 """
 
@@ -85,8 +86,10 @@ def _figures() -> tuple[str, list[Path]]:
 
 def _cstar() -> str:
     text = (ROOT / "experiments" / "cstar" / "README.md").read_text()
-    end = text.index("\n## The mechanism")
-    text = re.sub(r"\]\(\.\./\.\./figures/", "](figures/", text[:end])
+    result = text.index("\n## Result")  # the summary: everything up to the end of the result
+    end = text.find("\n## ", result + 1) % (len(text) + 1)
+    title, body = text[:end].split("\n", 1)
+    text = title.replace("*", "\\*") + " (summary)\n" + re.sub(r"\]\(\.\./\.\./figures/", "](figures/", body)
     return text + ("\n\nThe whole note, with the proof of each step and what is checked how, is "
                    "`experiments/cstar/README.md` and `experiments/cstar/lower-bound.md` in the repository; "
                    "its claims are [`cstar.*`](claims/index.md).\n")
