@@ -95,11 +95,12 @@ test: setup browser
 	$(COUNTDP) reproduce --quick --faults --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures || status=$$?; \
 	exit $$status
 
-# the documentation site: the docs extra installed, `mkdocs build --strict` into site/ (a warning,
+# the documentation site: the docs extra installed (when missing), `mkdocs build --strict` into site/ (a warning,
 # such as a broken link between pages or to a figure, fails), the doctests of the pages' code, and
 # the site opened in chromium (tests/test_docs_browser.py; required when chromium is there)
 docs: setup browser
-	$(PY) -m pip install --disable-pip-version-check -q -c constraints.txt -e '.[test,docs]'
+	@$(PY) -c 'import mkdocs, mkdocstrings, material' 2>/dev/null || \
+		$(PY) -m pip install --disable-pip-version-check -q -c constraints.txt -e '.[test,docs]'
 	NO_MKDOCS_2_WARNING=1 $(RUN) -m mkdocs build --strict -q
 	$(RUN) -m pytest -q -p no:randomly -p no:cacheprovider --doctest-glob='*.md' docs/
 	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
