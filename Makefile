@@ -27,7 +27,7 @@ endif
 RUN     := PYTHONPATH=src$(if $(PYTHONPATH),:$(PYTHONPATH)) $(PY)
 COUNTDP := $(RUN) -m countdp
 
-.PHONY: help setup browser latex note reproduce quick faults mutants mutants-ci figures check test screenshot bench dist test-wheel test-matrix clean distclean
+.PHONY: help setup browser latex note reproduce quick faults mutants mutants-ci figures check test docs screenshot bench dist test-wheel test-matrix clean distclean
 
 help:
 	@echo "make reproduce           every paper check (JOBS=$(JOBS)): $(REPORTS)/ and $(FIGURES)/; fails if a claim fails"
@@ -39,6 +39,7 @@ help:
 	@echo "make mutants-ci          the same for a small fixed sample of the trusted core (CI)"
 	@echo "make figures             the figures only, into $(FIGURES)/"
 	@echo "make check CLAIM=ID [DPS=50]   one claim, printed in full, at the given precision"
+	@echo "make docs                the documentation site into site/ (mkdocs --strict), its doctests, its browser test"
 	@echo "make browser             install Debian's chromium for the browser test of index.html (if missing)"
 	@echo "make latex               install Debian's LaTeX (latexmk, texlive) and poppler-utils for the note (if missing)"
 	@echo "make note                the C* note, experiments/cstar/note/cstar.pdf, its numbers from $(REPORTS)/"
@@ -156,6 +157,18 @@ test: setup browser latex
 	$(COUNTDP) reproduce --quick --faults --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures || status=$$?; \
 	exit $$status
 
+# the documentation site: the docs extra installed (when missing), `mkdocs build --strict` into site/ (a warning,
+# such as a broken link between pages or to a figure, fails), the doctests of the pages' code, and
+# the site opened in chromium (tests/test_docs_browser.py; required when chromium is there)
+docs: setup browser
+	@$(PY) -c 'import mkdocs, mkdocstrings, material' 2>/dev/null || \
+		$(PY) -m pip install --disable-pip-version-check -q -c constraints.txt -e '.[test,docs]'
+	NO_MKDOCS_2_WARNING=1 $(RUN) -m mkdocs build --strict -q
+	$(RUN) -m pytest -q -p no:randomly -p no:cacheprovider --doctest-glob='*.md' docs/
+	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
+		export COUNTDP_REQUIRE_BROWSER=1; fi; \
+	$(RUN) -m pytest -q -p no:randomly tests/test_docs_browser.py
+
 # the report page as a reviewer sees it (after make reproduce or make quick)
 screenshot: setup browser
 	@test -f $(REPORTS)/index.html || { echo "screenshot: no $(REPORTS)/index.html (make reproduce first)" >&2; exit 2; }
@@ -193,7 +206,7 @@ test-matrix:
 
 clean:
 	cd $(NOTE_DIR) && rm -f numbers.tex cstar.pdf cstar.aux cstar.log cstar.out cstar.fls cstar.fdb_latexmk
-	rm -rf $(REPORTS) build dist src/*.egg-info .pytest_cache .hypothesis src/countdp/_commit.txt
+	rm -rf $(REPORTS) site build dist src/*.egg-info .pytest_cache .hypothesis src/countdp/_commit.txt
 	find . -path ./.venv -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean

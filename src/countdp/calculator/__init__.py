@@ -16,4 +16,16 @@ and ``countdp release``, the mechanism applied to a histogram.
 
 The mechanism in dp_accounting's terms (events, privacy-loss distributions, to compose it with
 other mechanisms) is :mod:`countdp.mechanisms.accounting` (``pip install 'countdp[accounting]'``).
+
+The names below are imported lazily: ``countdp --help`` imports the subcommand only.
 """
+
+from ..numerics.lazy import lazy_exports
+
+EXPORTS = {
+    "budget": ("guarantee", "solve_r0", "Budget", "Row", "Conversion", "Solution", "Unreachable"),
+    "counts": ("parse_counts",),
+    "output": ("to_json", "json_text", "budget_text", "solution_text", "solutions_table"),
+    "plot": ("curves", "Curves"),
+}
+__getattr__, __dir__, __all__ = lazy_exports(__name__, EXPORTS)

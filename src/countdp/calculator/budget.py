@@ -396,7 +396,7 @@ def guarantee(r0, c, n, r=None, delta=None, eps=None, releases: int = 1, dps: in
     precision in digits (None: the ambient ``mpmath.mp.dps``).  Values are mpmath numbers at full range.
 
     >>> b = guarantee(0.05, 1, "1,1000", delta=1e-6)
-    >>> [(row.n, round(float(row.eps), 4)) for row in b.rows]
+    >>> list((row.n, round(float(row.eps), 4)) for row in b.rows)
     [(1, 348.8455), (1000, 0.117)]
     >>> round(float(guarantee(0.05, 1, 10, eps=1).rows[0].delta), 4)
     0.7958
