@@ -30,17 +30,21 @@ COUNTDP := $(RUN) -m countdp
 
 # countdp, budget: the command without activation
 .PHONY: countdp budget
-.PHONY: help setup browser latex note reproduce quick faults figures check test screenshot bench dist test-wheel test-matrix clean distclean
+.PHONY: help setup browser latex note reproduce quick faults mutants mutants-ci figures check test docs screenshot bench dist test-wheel test-matrix clean distclean
 
 help:
 	@echo "make reproduce           every paper check (JOBS=$(JOBS)): $(REPORTS)/ and $(FIGURES)/; fails if a claim fails"
 	@echo "make test                the test suite, then a quick reproduce into $(QUICK_REPORTS)/"
 	@echo "make quick               the quick reproduce only (every claim, smaller grids, no figures)"
 	@echo "make faults              inject the fault catalogue (full grids; QUICK=1 for the quick ones)"
+	@echo "make mutants             mutation testing (cosmic-ray) of a seeded sample of the library's mutants:"
+	@echo "                         $(REPORTS)/mutants.json and .md (MUTANTS_SAMPLE=$(MUTANTS_SAMPLE) MUTANTS_SEED=$(MUTANTS_SEED))"
+	@echo "make mutants-ci          the same for a small fixed sample of the trusted core (CI)"
 	@echo "make figures             the figures only, into $(FIGURES)/"
 	@echo "make check CLAIM=ID [DPS=50]   one claim, printed in full, at the given precision"
 	@echo "make countdp ARGS=\"...\"     any countdp command, no activation needed (ARGS=\"list\", ARGS=\"--help\")"
 	@echo "make budget ARGS=\"...\"      countdp budget (ARGS=\"--r0 0.05 --c 1 --n 10 --delta 1e-6\")"
+	@echo "make docs                the documentation site into site/ (mkdocs --strict), its doctests, its browser test"
 	@echo "make browser             install Debian's chromium for the browser test of index.html (if missing)"
 	@echo "make latex               install Debian's LaTeX (latexmk, texlive) and poppler-utils for the note (if missing)"
 	@echo "make note                the C* note, experiments/cstar/note/cstar.pdf, its numbers from $(REPORTS)/"
@@ -114,6 +118,28 @@ quick: setup
 faults: setup
 	$(COUNTDP) faults $(if $(QUICK),--quick,) --jobs $(JOBS) --reports $(if $(QUICK),$(QUICK_REPORTS),$(REPORTS))
 
+# mutation testing (mutation/run.py): a seeded sample of the mutants of src/countdp outside
+# harness/, each tested by the quick claims and the unit tests of its module; fails if a
+# survivor is not triaged in mutation/triage.toml.  cosmic-ray comes with the `mutants` extra.
+# mutants-ci: the trusted core's mutants only, after make test has shown the unmutated suite
+# passes (so no baseline runs: a fixed time limit), claims and tests with $(JOBS) workers
+MUTANTS_SAMPLE ?= 150
+MUTANTS_SEED   ?= 20
+MUTANTS_CI_SAMPLE ?= 6
+MUTANTS_CI_SEED   ?= 1
+MUTANTS_TOOL := $(PY) -c 'import cosmic_ray' 2>/dev/null || \
+	$(PY) -m pip install --disable-pip-version-check -q -c constraints.txt -e '.[test,mutants]'
+
+mutants: setup
+	@$(MUTANTS_TOOL)
+	$(RUN) mutation/run.py --sample $(MUTANTS_SAMPLE) --seed $(MUTANTS_SEED) --reports $(REPORTS)
+
+mutants-ci: setup
+	@$(MUTANTS_TOOL)
+	$(RUN) mutation/run.py --scope core --sample $(MUTANTS_CI_SAMPLE) --seed $(MUTANTS_CI_SEED) \
+		--no-baseline --limit 300 --jobs $(JOBS) --name mutants-ci --work build/mutation-ci \
+		--reports $(REPORTS)
+
 figures: setup
 	$(COUNTDP) figures --jobs $(JOBS) --figures $(FIGURES)
 
@@ -142,6 +168,18 @@ test: setup browser latex
 	echo "$(COUNTDP) reproduce --quick --faults --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures"; \
 	$(COUNTDP) reproduce --quick --faults --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures || status=$$?; \
 	exit $$status
+
+# the documentation site: the docs extra installed (when missing), `mkdocs build --strict` into site/ (a warning,
+# such as a broken link between pages or to a figure, fails), the doctests of the pages' code, and
+# the site opened in chromium (tests/test_docs_browser.py; required when chromium is there)
+docs: setup browser
+	@$(PY) -c 'import mkdocs, mkdocstrings, material' 2>/dev/null || \
+		$(PY) -m pip install --disable-pip-version-check -q -c constraints.txt -e '.[test,docs]'
+	NO_MKDOCS_2_WARNING=1 $(RUN) -m mkdocs build --strict -q
+	$(RUN) -m pytest -q -p no:randomly -p no:cacheprovider --doctest-glob='*.md' docs/
+	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
+		export COUNTDP_REQUIRE_BROWSER=1; fi; \
+	$(RUN) -m pytest -q -p no:randomly tests/test_docs_browser.py
 
 # the report page as a reviewer sees it (after make reproduce or make quick)
 screenshot: setup browser
@@ -180,7 +218,7 @@ test-matrix:
 
 clean:
 	cd $(NOTE_DIR) && rm -f numbers.tex cstar.pdf cstar.aux cstar.log cstar.out cstar.fls cstar.fdb_latexmk
-	rm -rf $(REPORTS) build dist src/*.egg-info .pytest_cache .hypothesis src/countdp/_commit.txt
+	rm -rf $(REPORTS) site build dist src/*.egg-info .pytest_cache .hypothesis src/countdp/_commit.txt
 	find . -path ./.venv -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean

@@ -126,6 +126,18 @@ def _mc_mean(*a, **k):
     return mc_mean(*a, **k)
 
 
+def _stochastic_round(y, rng):
+    from countdp.mechanisms import stochastic_round
+
+    return stochastic_round(y, rng)
+
+
+def _to_json(x):
+    from countdp.calculator import output
+
+    return output.to_json(x)
+
+
 def _rng():
     return np.random.default_rng(1)
 
@@ -400,6 +412,17 @@ CASES: list[tuple[str, str, tuple, Callable[[], Any]]] = [
     ("composed_budget([3], 1)", R, ("mechanisms",), lambda: _zcdp("composed_budget")([3], 1)),
     ("composed_budget([SLG], -1)", R, ("n",), lambda: _zcdp("composed_budget")([SLG(0.1, 1)], -1)),
     ("log_likelihood_ratio(None, Q, 1)", R, ("P",), lambda: _zcdp("log_likelihood_ratio")(None, _gauss_pair()[1], 1.0)),
+    ("log_likelihood_ratio(P, Q, [nan])", R, ("y",), lambda: _zcdp("log_likelihood_ratio")(*_gauss_pair(), [NAN])),
+    ("log_likelihood_ratio(P, Q, [inf])", R, ("y",), lambda: _zcdp("log_likelihood_ratio")(*_gauss_pair(), [INF])),
+    ("composed_budget([SLG, Airy], 10)", V, (), lambda: _zcdp("composed_budget")([SLG(0.05, 1), AIRY(0.05, 1)], 10)),
+    ("compose_budgets(lambda n: 'x')(1)", R, ("budgets",), lambda: _zcdp("compose_budgets")(lambda n: "x")(1)),
+    ("stochastic_round([nan], rng)", R, ("y",), lambda: _stochastic_round([NAN], _rng())),
+    ("stochastic_round([-0.5], rng)", R, ("y",), lambda: _stochastic_round([-0.5], _rng())),
+    ("stochastic_round([inf], rng)", R, ("y",), lambda: _stochastic_round([INF], _rng())),
+    ("stochastic_round([1.5], 'x')", R, ("rng",), lambda: _stochastic_round([1.5], "x")),
+    ("SLG(1e-300, 1).expected_abs_error_released(10)", V, (),
+     lambda: SLG(1e-300, 1).expected_abs_error_released(10)),
+    ("calculator.output.to_json(None)", R, ("result",), lambda: _to_json(None)),
     ("renyi_product([P], [Q, Q], 2)", R, ("Ps", "Qs"), lambda: _product([_gauss_pair()[0]], list(_gauss_pair()), 2)),
     # ---- expectations and Monte Carlo ----------------------------------------------------------
     ("mc_abs_error(None, 1, rng)", R, ("law",), lambda: _expect("mc_abs_error")(None, 1, _rng())),
@@ -612,6 +635,16 @@ CLI_CASES: list[tuple[str, list[str], tuple, str]] = [
                                          "1e-6"], (0,), "e+598"),
     ("budget --c 1e300", ["budget", "--r0", "0.1", "--c", "1e300", "--n", "10"], (0,), "e-"),
     ("budget --r0 4.9e-324", ["budget", "--r0", "4.9e-324", "--c", "1", "--n", "10"], (0, 2), ""),
+    ("budget --releases 1e9", B + ["--releases", "1e9"], (0,), ""),
+    ("budget --target-rho 1 --target-eps 1", ["budget", "--c", "1", "--n", "10", "--target-rho", "1",
+                                              "--target-eps", "1", "--delta", "1e-6"], (2,), "--target-rho"),
+    ("budget --plot {TMP}", B + ["--plot", "{TMP}"], (2,), "directory"),
+    ("budget --plot {TMP}/nofolder/b.png", B + ["--plot", "{TMP}/nofolder/b.png"], (2,), "does not exist"),
+    ("budget --plot {TMP}/b (no suffix)", B + ["--plot", "{TMP}/b"], (2,), "suffix"),
+    ("release --input missing", ["release", "--r0", "0.1", "--c", "1", "--input", "{TMP}/none.csv"], (2,),
+     "--input"),
+    ("release --output {TMP}", ["release", "--r0", "0.1", "--c", "1", "--input", "{TMP}/none.csv",
+                                "--output", "{TMP}"], (2,), "--"),
     ("no command", [], (2,), "COMMAND"),
     ("unknown command", ["frobnicate"], (2,), "frobnicate"),
     ("list --json extra", ["list", "extra"], (2,), "extra"),

@@ -109,7 +109,7 @@ def test_budget_refusals(argv, text):
 def test_budget_bad_parameters(capsys):
     assert cli.main(["budget", "--r0", "2", "--c", "1", "--n", "2"]) == 2
     err = capsys.readouterr().err
-    assert err.strip() == "countdp: error: r0 must lie in (0, 1), got 2.0"
+    assert err.strip() == "countdp: error: --r0 must lie in (0, 1), got 2.0"  # the flag, not r0
     assert cli.main(["budget", "--r0", "0.5", "--r", "0.1", "--c", "1", "--n", "2"]) == 2
     assert "r0 must lie" in capsys.readouterr().err
 
@@ -155,3 +155,30 @@ def test_budget_any_value(option, value):
     if code == 0:
         for bad in (" inf", "nan", "= 0.0 ", "= 0 "):
             assert bad not in out, out
+
+
+def test_messages_name_the_flags_not_the_parameters():
+    """The library's parameter names become the flags (--target-rho, not target_rho)."""
+    from countdp.calculator.cli import _flag_message
+
+    assert _flag_message(ValueError("give exactly one of target_rho and target_eps")) == \
+        "give exactly one of --target-rho and --target-eps"
+    assert _flag_message(ValueError("--r0 must lie in (0, 1)")) == "--r0 must lie in (0, 1)"
+    code, _, err = run_main(["budget", "--c", "1", "--n", "10", "--target-rho", "1", "--target-eps", "1",
+                             "--delta", "1e-6"])
+    assert code == 2 and "--target-rho" in err and "target_rho" not in err
+
+
+def test_releases_at_its_own_bound_written_1e9():
+    code, out, err = run_main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--releases", "1e9"])
+    assert code == 0 and "1000000000 releases" in out, err
+    code, _, err = run_main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--releases", "2e9"])
+    assert code == 2 and "--releases" in err
+
+
+def test_plot_path_refused_before_computing(tmp_path):
+    for path, words in ((tmp_path, "directory"), (tmp_path / "b", "suffix"),
+                        (tmp_path / "no" / "b.png", "does not exist")):
+        code, _, err = run_main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--plot", str(path)])
+        assert code == 2 and "--plot" in err and words in err, err
+    assert list(tmp_path.iterdir()) == []

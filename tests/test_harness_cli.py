@@ -293,7 +293,7 @@ def test_every_help_is_complete():
     parser = cli.build_parser()
     assert all(a.help for a in parser._actions if a.dest != "command"), "top-level option without help"
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    assert set(sub.choices) == {"list", "check", "reproduce", "faults", "figures", "budget"}
+    assert set(sub.choices) == {"list", "check", "reproduce", "faults", "figures", "budget", "release"}
     for name, sp in sub.choices.items():
         text = sp.format_help()
         assert sp.description, name

@@ -109,9 +109,7 @@ class Row:
     """The guarantee and the utility on the edge at count ``n``.
 
     ``v``: v(n) of one release; ``rho``: k v(n); ``conversions``: tightest first;
-    ``expected_error``: E|Y - n| of the released count (exact; ``expected_error_exact`` is
-    False when the clipping correction underflowed and the unclipped eq (9), an upper bound, is
-    given); ``error_bound``: Theorem 3.1(i)'s r0 (n+c)/(1+c); ``target``: eq (2)'s r max(n, 1)
+    ``expected_error``: E|Y - n| of the released count (exact); ``error_bound``: Theorem 3.1(i)'s r0 (n+c)/(1+c); ``target``: eq (2)'s r max(n, 1)
     (None without r)."""
 
     n: int
@@ -120,7 +118,6 @@ class Row:
     rho: object
     conversions: tuple = ()
     expected_error: object = None
-    expected_error_exact: bool = True
     error_bound: object = None
     target: object = None
 
@@ -221,15 +218,6 @@ def check_target(name: str, x):
 # ============================================================================================
 # The pieces
 # ============================================================================================
-
-
-def _released_error(mech: ShiftedLogGaussian, n: int):
-    """E|Y - n| exactly, or (eq (9), False) when the clipping term's normal cdf is out of
-    mpmath's range (sigma tiny: the term is below Phi(-1e50), far below the working precision)."""
-    try:
-        return mech.expected_abs_error_released(n), True
-    except (OverflowError, ValueError):
-        return mech.expected_abs_error_unclipped(n), False
 
 
 def _atom_mass(sigma, c, n: int):
@@ -383,9 +371,9 @@ def _row(mech: ShiftedLogGaussian, n: int, k: int, delta, eps) -> Row:
     if delta is not None or eps is not None:
         convs = [_exact(mech, n, k, delta, eps), _cks(rho, delta, eps), _bun_steinke(rho, delta, eps)]
         convs.sort(key=_sort_key)
-    err, exact = _released_error(mech, n)
+    err = mech.expected_abs_error_released(n)
     target = formulas.target(n, mech.r) if mech.r is not None else None
-    return Row(n, edge(n), v, rho, tuple(convs), err, exact, mech.error_bound(n), target)
+    return Row(n, edge(n), v, rho, tuple(convs), err, mech.error_bound(n), target)
 
 
 def _check_common(delta, eps, releases, dps):
@@ -408,7 +396,7 @@ def guarantee(r0, c, n, r=None, delta=None, eps=None, releases: int = 1, dps: in
     precision in digits (None: the ambient ``mpmath.mp.dps``).  Values are mpmath numbers at full range.
 
     >>> b = guarantee(0.05, 1, "1,1000", delta=1e-6)
-    >>> [(row.n, round(float(row.eps), 4)) for row in b.rows]
+    >>> list((row.n, round(float(row.eps), 4)) for row in b.rows)
     [(1, 348.8455), (1000, 0.117)]
     >>> round(float(guarantee(0.05, 1, 10, eps=1).rows[0].delta), 4)
     0.7958

@@ -5,13 +5,14 @@ and prints what :mod:`countdp.calculator.output` writes."""
 from __future__ import annotations
 
 import functools
+import re
 import sys
 
 import mpmath
 
 from ..numerics.options import (DEFAULT_DPS, CLIError, checked, dps_option, option, parse_float, parse_int,
                                 subcommand)
-from . import budget, counts, output, plot
+from . import budget, counts, histogram, output, plot
 
 __all__ = ["add_parser", "cmd_budget"]
 
@@ -34,6 +35,24 @@ def _digits(text):
     if not 1 <= n <= 100:
         raise ValueError(f"must be an integer in [1, 100], got {n}")
     return n
+
+
+def _integer(text: str):
+    """An integer option's text: ``1e9`` is the integer 1000000000 (an integral float is a count)."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+#: the library's parameter names that are this command's flags
+_FLAGS = ("target_rho", "target_eps", "releases", "delta", "eps", "r0", "c", "r", "n")
+
+
+def _flag_message(exc: Exception) -> str:
+    """The library's message with its parameter named as the flag (``target_rho`` -> ``--target-rho``)."""
+    return re.sub(r"(?<!-)\b(" + "|".join(_FLAGS) + r")\b(?= must| needs| and |$)",
+                  lambda m: "--" + m.group(1).replace("_", "-"), str(exc))
 
 
 def _target(name: str):
@@ -93,8 +112,8 @@ def add_parser(sub) -> None:
                     help="give eps at this delta, 0 < delta < 1, by every conversion")
     sp.add_argument("--eps", type=checked("eps", budget.check_eps, float), default=None,
                     help="give delta at this eps >= 0, by every conversion")
-    sp.add_argument("--releases", "-k", type=checked("releases", budget.check_releases), default=1,
-                    metavar="K",
+    sp.add_argument("--releases", "-k", type=checked("releases", budget.check_releases, _integer),
+                    default=1, metavar="K",
                     help="K independent releases of the count, composed: rho = K v(n) (default 1)")
     sp.add_argument("--target-rho", type=_target("target_rho"), default=None, metavar="RHO",
                     help="solve for the r0 whose rho = K v(n) at n equals RHO")
@@ -120,6 +139,8 @@ def add_parser(sub) -> None:
 
 def cmd_budget(args) -> int:
     """The ``budget`` subcommand: 0 printed, 1 a target unreachable (CLIError: a usage error)."""
+    if args.plot:  # before any computation: a directory or a missing folder is refused now
+        _check_plot_path(args.plot)
     with mpmath.workdps(args.dps):  # the one precision of the command, printing too
         if args.target_rho is not None or args.target_eps is not None:
             return _cmd_solve(args, min(args.digits, args.dps))
@@ -133,7 +154,7 @@ def _cmd_guarantee(args, digits: int) -> int:
         b = budget.guarantee(args.r0, args.c, args.n, r=args.r, delta=args.delta, eps=args.eps,
                              releases=args.releases)
     except ValueError as exc:
-        raise CLIError(str(exc)) from None
+        raise CLIError(_flag_message(exc)) from None
     if args.json:
         print(output.json_text(output.to_json(b)), end="")
     else:
@@ -144,6 +165,8 @@ def _cmd_guarantee(args, digits: int) -> int:
 
 
 def _solve_options(args) -> None:
+    if args.target_rho is not None and args.target_eps is not None:
+        raise CLIError("give one of --target-rho and --target-eps, not both")
     if args.r0 is not None:
         raise CLIError("--r0 cannot be given with --target-rho / --target-eps: r0 is what they solve for")
     if args.target_eps is not None and args.delta is None:
@@ -166,7 +189,7 @@ def _cmd_solve(args, digits: int) -> int:
         except budget.Unreachable as exc:
             missed.append((n, str(exc)))
         except ValueError as exc:
-            raise CLIError(str(exc)) from None
+            raise CLIError(_flag_message(exc)) from None
     if args.json:
         out = [output.to_json(s) for s in sols]
         data = out[0] if len(ns) == 1 and out else {"solutions": out}
@@ -182,6 +205,21 @@ def _cmd_solve(args, digits: int) -> int:
     if args.plot and sols:
         _plot(args, float(sols[0].r0), sols[0].budget)
     return 1 if missed else 0
+
+
+def _check_plot_path(path: str) -> None:
+    """--plot's FILE: a file path in an existing writable folder, with a suffix matplotlib writes
+    (never DIR.png for a directory)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    try:
+        p = histogram.check_output_path("--plot", path)
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    if p.suffix.lower().lstrip(".") not in kinds:
+        raise CLIError(f"--plot {path}: the suffix {p.suffix or '(none)'!r} is not a figure format; "
+                       f"use one of {', '.join('.' + k for k in sorted(kinds))}")
 
 
 def _plot(args, r0, b: budget.Budget) -> None:

@@ -9,6 +9,7 @@ import math
 
 import mpmath
 
+from ..numerics import validate
 from ..numerics.digits import significant
 from .budget import EDGE_CONVENTION, LABELS, Budget, Conversion, Row, Solution
 
@@ -72,8 +73,6 @@ def _row_json(row: Row, digits: int) -> dict:
             d["delta"] = _num(row.delta, digits)
         d["conversions"] = [_conversion_json(cv, digits) for cv in row.conversions]
     d["expected_abs_error"] = _num(row.expected_error, digits)
-    if not row.expected_error_exact:
-        d["expected_abs_error_is"] = "eq (9), an upper bound (the clipping term underflows)"
     d["error_bound"] = _num(row.error_bound, digits)
     if row.target is not None:
         d["target"] = _num(row.target, digits)
@@ -82,7 +81,10 @@ def _row_json(row: Row, digits: int) -> dict:
 
 def to_json(result: Budget | Solution) -> dict:
     """A JSON-ready dict: the parameters echoed, sigma, v(0), one entry per row; numbers are
-    JSON numbers at the working precision (:func:`json_text` writes them)."""
+    JSON numbers at the working precision (:func:`json_text` writes them).  ``result``: what
+    ``guarantee`` or ``solve_r0`` returns (anything else is refused, naming it)."""
+    validate.instance("result", result, (Budget, Solution),
+                      "a Budget or a Solution (from guarantee or solve_r0)")
     with mpmath.workdps(result.budget.dps if isinstance(result, Solution) else result.dps):
         return _to_json(result)
 
@@ -183,10 +185,9 @@ def _budget_block(b: Budget, row: Row, digits: int, verbose: bool) -> list[str]:
                                                            val is not None and err else "") + ")")
                 if cv.note and val is not None:
                     lines.append(f"    {'':<{w}}  ({cv.note})")
-    exact = "exact" if row.expected_error_exact else "eq (9): an upper bound, the clipping term underflows"
     rel = row.expected_error / max(row.n, 1)
     lines.append(f"  E|Y - n|          {_g(row.expected_error, digits)}   (expected absolute error of "
-                 f"the released count, {exact}; / max(n, 1) = {_g(rel, 3)})")
+                 f"the released count, exact; / max(n, 1) = {_g(rel, 3)})")
     lines.append(f"  r0 (n+c)/(1+c)    {_g(row.error_bound, digits)}   (its bound, Theorem 3.1(i))")
     if row.target is not None:
         lines.append(f"  r max(n, 1)       {_g(row.target, digits)}   (the utility target of eq (2))")
@@ -209,7 +210,7 @@ def _budget_table(b: Budget, digits: int) -> list[str]:
                 mark = "*" if (cv.upper_bound and val is not None) else ""
                 return (_g(val, digits) + mark) if val is not None else "-"
             cols.append((f"{what} {short[m]}", cell))
-    cols.append(("E|Y-n|", lambda r: _g(r.expected_error, digits) + ("*" if not r.expected_error_exact else "")))
+    cols.append(("E|Y-n|", lambda r: _g(r.expected_error, digits)))
     cols.append(("r0(n+c)/(1+c)", lambda r: _g(r.error_bound, digits)))
     if b.r is not None:
         cols.append(("r max(n,1)", lambda r: _g(r.target, digits)))
@@ -221,8 +222,6 @@ def _budget_table(b: Budget, digits: int) -> list[str]:
     if any(cv.upper_bound for r in b.rows for cv in r.conversions):
         notes.append("* exact: the profile of the unclipped releases, an upper bound (the clipped "
                      "mass is not negligible there; --json has the bracket)")
-    if any(not r.expected_error_exact for r in b.rows):
-        notes.append("* E|Y-n|: eq (9), an upper bound (the clipping term underflows)")
     return out + notes
 
 

@@ -35,6 +35,7 @@ from .. import formulas
 from ..laws import Law
 from ..laws.base import check_law
 from ..numerics import validate
+from ..numerics.estimate import Estimate
 from ..numerics.optimize import maximise
 from ..numerics.roots import root_tolerance, solve_decreasing
 from ..numerics.tolerance import working_precision
@@ -139,7 +140,9 @@ def cks_eps(rho, delta):
 
 def compose_budgets(*budgets: Callable) -> Callable:
     """Section 8: releases with budgets v_1, ..., v_T compose to ``v_tot(n) = sum_t v_t(n)``.
-    Each budget is a callable n -> v_t(n) (e.g. ``mech.mp_v``)."""
+    Each budget is a callable n -> v_t(n) (e.g. ``mech.mp_v``), a number or an
+    :class:`~countdp.numerics.estimate.Estimate`; with any Estimate among them the sum is an
+    Estimate too (the values added, the errors added), so mechanisms of any kind compose."""
     if not budgets:
         raise ValueError("budgets must hold at least one budget function")
     for i, b in enumerate(budgets):
@@ -148,13 +151,29 @@ def compose_budgets(*budgets: Callable) -> Callable:
 
     def v_tot(n):
         n = validate.count("n", n)
-        return mpmath.fsum(b(n) for b in budgets)
+        terms = [_budget_term(i, b(n)) for i, b in enumerate(budgets)]
+        total = mpmath.fsum(t.value if isinstance(t, Estimate) else t for t in terms)
+        if not any(isinstance(t, Estimate) for t in terms):
+            return total
+        return Estimate(total, mpmath.fsum(t.error for t in terms if isinstance(t, Estimate)))
 
     return v_tot
 
 
+def _budget_term(i: int, v):
+    """One v_t(n): a real number, or an :class:`Estimate` (a budget computed numerically, e.g.
+    the Airy mechanism's); anything else is refused naming budgets[i]."""
+    if isinstance(v, Estimate):
+        return Estimate(mpmath.mpf(v.value), mpmath.mpf(v.error))
+    if isinstance(v, (int, float, mpmath.mpf, np.floating, np.integer)) and not isinstance(v, bool):
+        return mpmath.mpf(v)
+    raise validate.ParameterTypeError(f"budgets[{i}] must return a real number or an Estimate, got "
+                                      f"{type(v).__name__}")
+
+
 def composed_budget(mechanisms: Sequence, n):
-    """``sum_t v_t(n)`` for mechanisms with an ``mp_v`` method (the shifted log-Gaussian)."""
+    """``sum_t v_t(n)`` for mechanisms with an ``mp_v`` method, of any kinds at once (the shifted
+    log-Gaussian's is a number, the Airy mechanism's an Estimate: see :func:`compose_budgets`)."""
     if isinstance(mechanisms, (str, bytes)) or not isinstance(mechanisms, Sequence):
         raise validate.ParameterTypeError(f"mechanisms must be a list of mechanisms, got "
                                           f"{type(mechanisms).__name__}")
@@ -166,14 +185,15 @@ def composed_budget(mechanisms: Sequence, n):
                                               f"{type(m).__name__}")
     return compose_budgets(*(m.mp_v for m in mechanisms))(n)
 
+
 def log_likelihood_ratio(P: Law, Q: Law, y) -> np.ndarray:
     """The privacy-loss variable ``log(dP/dQ)(y)`` (float64, vectorised) for laws made of atoms and a
     density (points equal to an atom use the atom masses, the rest the densities).  ``+inf`` where
-    Q has no mass, ``-inf`` where P has none."""
+    Q has no mass, ``-inf`` where P has none; ``y`` must hold finite reals."""
     check_law("P", P), check_law("Q", Q)
     if P.integer or Q.integer:
         raise ValueError("log_likelihood_ratio handles atoms + densities, not integer laws")
-    y = np.asarray(y, dtype=float)
+    y = validate.reals("y", y)  # NaN and inf refused, naming y
     out = np.empty_like(y)
     on_atom = np.zeros(y.shape, dtype=bool)
     qa = {float(k): v for k, v in Q.atoms().items()}

@@ -1,4 +1,4 @@
-"""The ``countdp`` command: list, check, reproduce, faults, figures, budget.
+"""The ``countdp`` command: list, check, reproduce, faults, figures, budget, release.
 
 Exit codes: 0 success / all claims pass; 1 a claim failed (or errored, for ``reproduce``);
 2 a usage error, an unknown claim id, or (for ``check``) a claim whose check errored.  Every
@@ -479,6 +479,7 @@ def _add_figures(sub) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from countdp.calculator import cli as calculator_cli
+    from countdp.calculator import release as release_cli
     from countdp.harness.provenance import provenance
 
     p = _Parser(
@@ -486,7 +487,8 @@ def build_parser() -> argparse.ArgumentParser:
         description='Reproducible verification of "Better Privacy Guarantees for Larger Groups", '
                     "and a privacy-budget calculator for its mechanism.",
         epilog="examples:\n  countdp list\n  countdp check thm3.1.ii\n  countdp reproduce --quick\n"
-               "  countdp budget --r0 0.05 --c 1 --n 10 --delta 1e-6\n\n"
+               "  countdp budget --r0 0.05 --c 1 --n 10 --delta 1e-6\n"
+               "  countdp release --input counts.csv --r0 0.05 --c 1\n\n"
                "`countdp COMMAND --help` describes each command, its options and exit codes.\n"
                "exit status: 0 success, 1 a claim failed / a target is unreachable, 2 usage error",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -494,7 +496,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the version and the git commit, and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for add in (_add_list, _add_check, _add_reproduce, _add_faults, _add_figures, calculator_cli.add_parser):
+    for add in (_add_list, _add_check, _add_reproduce, _add_faults, _add_figures, calculator_cli.add_parser,
+                release_cli.add_release_parser):
         add(sub)
     return p
 

@@ -71,8 +71,10 @@ class LogScaleBudget(CountMechanism):
 
 def stochastic_round(y, rng: np.random.Generator):
     """Round y >= 0 to floor(y) + 1 with probability y - floor(y) (``formulas.round_up_probability``),
-    to floor(y) otherwise: conditional mean y."""
-    y = np.asarray(y, dtype=float)
+    to floor(y) otherwise: conditional mean y.  ``y``: finite reals >= 0 (NaN, inf and negative
+    values are refused, naming y); ``rng``: a Generator, an integer seed or None."""
+    y = validate.reals("y", y, lo=0, lo_open=False)
+    rng = validate.rng(rng)
     up = rng.random(y.shape) < formulas.round_up_probability.fp(y)
     return np.floor(y) + up
 

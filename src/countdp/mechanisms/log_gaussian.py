@@ -22,6 +22,9 @@ from ..laws.log_shift import LogShiftOrigin
 from ..numerics import normal, validate
 from .count import LogScaleBudget, stochastic_round
 
+#: a standardised clip point below -this: the clipped mass is below Phi(-1e50), beyond any precision
+_Z_NEGLIGIBLE = mpmath.mpf("1e50")
+
 
 class ShiftedLogGaussian(LogScaleBudget):
     """The shifted log-Gaussian mechanism for parameters ``0 < r0 < r <= 1`` and ``c > 0``.
@@ -107,10 +110,34 @@ class ShiftedLogGaussian(LogScaleBudget):
 
     def expected_abs_error_released(self, n):
         """E|[U_n]_+ - n| exactly: E|U_n - n| plus E[U_n 1{U_n < 0}] (clipping moves U < 0 to 0);
-        see :func:`countdp.formulas.mechanism.negative_part`."""
+        see :func:`countdp.formulas.mechanism.negative_part`.  When the clip point is more than
+        1e50 standard deviations below the mean (sigma tiny: r0 ~ 1e-300), that term is below
+        Phi(-1e50) (n + c), nothing at any working precision, and the unclipped error is the value."""
         n = validate.count("n", n)
-        return self.expected_abs_error_unclipped(n) + formulas.negative_part(
-            n, self.c, self.mp_sigma(), self.mp_drift())
+        s, drift = self.mp_sigma(), self.mp_drift()
+        z = (-mpmath.log1p(n / mpmath.mpf(self.c)) - drift) / s  # the larger normal-cdf argument
+        if z < -_Z_NEGLIGIBLE:
+            return self.expected_abs_error_unclipped(n)
+        return self.expected_abs_error_unclipped(n) + formulas.negative_part(n, self.c, s, drift)
+
+    # ---- dp_accounting (the optional extra countdp[accounting]) ------------------------------
+    def dp_event(self, n, releases: int = 1):
+        """dp_accounting's ``GaussianDpEvent`` of the edge at n: a Gaussian mechanism in log(y + c)
+        with noise multiplier ``sigma / log((n+c)/(n-1+c))`` (eq 6's gap; eq 5's at n = 0; the
+        drift moves both means alike), an upper bound on the released mechanism (clipping is
+        post-processing); ``releases`` > 1 wraps it in a ``SelfComposedDpEvent``.  See :mod:`countdp.mechanisms.accounting`."""
+        from .accounting import gaussian_event
+
+        return gaussian_event(self.mp_sigma(), self.c, n, releases)
+
+    def pld(self, n, releases: int = 1, value_discretization_interval: float = 1e-4):
+        """dp_accounting's ``PrivacyLossDistribution`` of the *released* laws on the edge at n (the
+        atom at 0 included, both orders), rounded pessimistically on a grid of that interval;
+        self-composed ``releases`` times.  See :mod:`countdp.mechanisms.accounting`."""
+        from .accounting import released_pld
+
+        return released_pld(self.mp_sigma(), self.c, n, releases, value_discretization_interval,
+                            self.mp_drift())
 
     # ---- sampling --------------------------------------------------------------------------
     def release(self, counts, rng: np.random.Generator, clip: bool = True, rounding: bool = False):

@@ -32,6 +32,7 @@ def phi(x):
 
 
 def log_phi(x):
+    """log phi(x) = -x^2/2 - log sqrt(2 pi) in float64 (numpy arrays)."""
     x = np.asarray(x, dtype=float)
     return -0.5 * x * x - LOG_SQRT_2PI
 

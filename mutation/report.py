@@ -1,0 +1,186 @@
+"""The mutation report: ``reports/mutants.json``, ``reports/mutants.md`` and the triage check.
+
+A mutant is identified by its file, its operator, the text of the source line it changes and the
+text that line becomes (its line number is kept as a hint only, so an entry of the triage file
+survives code moving around it).  Every survivor must be triaged in ``mutation/triage.toml``:
+
+    [[survivor]]
+    file = "src/countdp/arb/verdicts.py"
+    line = 42
+    operator = "core/ReplaceComparisonOperator_Lt_LtE"
+    source = "if lo < hi:"
+    mutant = "if lo <= hi:"
+    class = "equivalent"          # equivalent | benign | real
+    reason = "lo == hi only for exact balls, decided before this line"
+
+``equivalent``: no input changes behaviour; ``benign``: the behaviour changes but no verdict,
+value or error bar of the library can (e.g. a message text, a cache size); ``real``: a mutation
+the suite should catch, listed until a test kills it.  The score of a package is
+killed / (sampled - equivalent - benign - not run), by the claims alone and with the unit tests.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: toml comes with cosmic-ray
+    import toml as tomllib
+
+RECORD = "MUTANT-RECORD "
+FILTERED = "Filtered operator"  # (what cr-filter-operators writes)
+CLASSES = ("equivalent", "benign", "real")
+TARGETS = {"trusted core": 0.95, "whole library": 0.90}
+
+
+def stable_order(item) -> tuple:
+    m = item.mutations[0]
+    return (str(m.module_path), tuple(m.start_pos), m.operator_name, m.occurrence)
+
+
+def parse_record(output: str | None) -> dict | None:
+    for line in (output or "").splitlines()[::-1]:
+        if line.startswith(RECORD):
+            return json.loads(line[len(RECORD):])
+    return None
+
+
+def _changed_line(diff: str) -> str:
+    added = [ln[1:] for ln in (diff or "").splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+    return added[0].strip() if added else ""
+
+
+def _outcome(state: str) -> str:
+    return {"failed": "killed", "timeout": "killed (time limit)", "passed": "survived",
+            "none": "none", "no-tests": "none", "not-run": "not run (killed by claims)"}.get(state, state)
+
+
+def mutant_entry(item, result, tree: Path, core_modules) -> dict:
+    """One mutant of the session: where, what, and the outcome by claims and by unit tests."""
+    m = item.mutations[0]
+    path = str(m.module_path)
+    line = m.start_pos[0]
+    source = (tree / path).read_text().splitlines()[line - 1].strip()
+    record = parse_record(result.output) or {}
+    module = ".".join(Path(path).with_suffix("").parts[1:])
+    by_claims = record.get("claims") in ("failed", "timeout")
+    by_tests = record.get("tests") in ("failed", "timeout")
+    ran = (result.worker_outcome == "normal" and result.test_outcome != "incompetent"
+           and record.get("claims") != "error")
+    if ran and not record:  # cosmic-ray's own time limit (never reached before ours)
+        by_claims = result.test_outcome == "killed"
+    return {"file": path, "module": module, "package": Path(path).parts[2] if len(Path(path).parts) > 3
+            else "countdp", "core": core_modules(module), "line": line, "column": m.start_pos[1],
+            "operator": m.operator_name, "occurrence": m.occurrence, "source": source,
+            "mutant": _changed_line(result.diff), "diff": result.diff or "",
+            "ran": ran, "claims": _outcome(record.get("claims", "unknown")),
+            "tests": _outcome(record.get("tests", "unknown")),
+            "killed_by_claims": bool(ran and by_claims), "killed": bool(ran and (by_claims or by_tests)),
+            "seconds": round(record.get("claims_seconds", 0.0) + record.get("tests_seconds", 0.0), 2),
+            "job_id": item.job_id}
+
+
+def load_triage(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    entries = tomllib.loads(path.read_text()).get("survivor", [])
+    for e in entries:
+        if e.get("class") not in CLASSES or not e.get("reason"):
+            raise SystemExit(f"{path}: entry {e} needs class in {CLASSES} and a reason")
+    return entries
+
+
+def triage_of(mutant: dict, entries: list[dict]) -> dict | None:
+    """The triage entry of a survivor: same file, operator, source and mutant text (the nearest
+    line when several match)."""
+    same = [e for e in entries if (e["file"], e["operator"], e["source"].strip(), e["mutant"].strip())
+            == (mutant["file"], mutant["operator"], mutant["source"], mutant["mutant"])]
+    return min(same, key=lambda e: abs(e.get("line", 0) - mutant["line"])) if same else None
+
+
+def tally(mutants: list[dict]) -> dict:
+    """Counts and scores of a group of mutants (score: killed / non-equivalent mutants)."""
+    c = Counter()
+    for m in mutants:
+        c["sampled"] += 1
+        c["not run"] += not m["ran"]
+        c["killed by claims"] += m["killed_by_claims"]
+        c["killed"] += m["killed"]
+        if m["ran"] and not m["killed"]:
+            c[m["triage"]["class"] if m["triage"] else "untriaged"] += 1
+    scored = c["sampled"] - c["not run"] - c["equivalent"] - c["benign"]
+    out = {k: c[k] for k in ("sampled", "not run", "equivalent", "benign", "real", "untriaged",
+                             "killed by claims", "killed")}
+    out["non-equivalent"] = scored
+    out["score by claims"] = round(c["killed by claims"] / scored, 4) if scored else None
+    out["score"] = round(c["killed"] / scored, 4) if scored else None
+    return out
+
+
+def _pct(x):
+    return "-" if x is None else f"{100 * x:.0f} %"
+
+
+def markdown(doc: dict) -> str:
+    rows = ["| group | sampled | equivalent / benign | non-equivalent | killed by claims | "
+            "killed by claims + tests | score, claims | score, claims + tests | real | untriaged |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, t in doc["by_group"].items():
+        rows.append(f"| {name} | {t['sampled']} | {t['equivalent']} / {t['benign']} | "
+                    f"{t['non-equivalent']} | {t['killed by claims']} | {t['killed']} | "
+                    f"{_pct(t['score by claims'])} | {_pct(t['score'])} | {t['real']} | {t['untriaged']} |")
+    survivors = [m for m in doc["mutants"] if m["ran"] and not m["killed"]]
+    lines = [f"# Mutation testing: {doc['tool']} {doc['version']}", "",
+             f"Seed {doc['seed']}, {doc['sample_size']} mutants sampled ({doc['scope']}) of "
+             f"{doc['population']} (the operators that only raise TypeError left out); "
+             f"{doc['seconds']:.0f} s in all, "
+             f"{doc['seconds_per_mutant']:.1f} s per mutant.  Score = killed / (sampled - "
+             "equivalent - benign - not run); targets: "
+             + ", ".join(f"{k} {100 * v:.0f} %" for k, v in TARGETS.items()) + ".", "", *rows, "",
+             "## Survivors", "", "| file:line | operator | source -> mutant | class | reason |",
+             "|---|---|---|---|---|"]
+    for m in survivors:
+        t = m["triage"] or {"class": "**untriaged**", "reason": ""}
+        lines.append(f"| {m['file']}:{m['line']} | {m['operator']} | `{m['source']}` -> "
+                     f"`{m['mutant']}` | {t['class']} | {t['reason']} |")
+    return "\n".join(lines) + "\n"
+
+
+def write(session: Path, tree: Path, plan: dict, core: list[str], args, seconds: float) -> int:
+    """Write the reports; exit status 1 if a survivor is untriaged."""
+    from importlib.metadata import version
+
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    def core_modules(module):
+        return any(module == c or module.startswith(c + ".") for c in core)
+
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        completed = db.completed_work_items
+    done = [(i, r) for i, r in completed if r.worker_outcome != "skipped"]
+    population = sum(r.output != FILTERED for _, r in completed)
+    mutants = sorted((mutant_entry(i, r, tree, core_modules) for i, r in done),
+                     key=lambda m: (m["file"], m["line"], m["column"], m["operator"]))
+    triage = load_triage(args.triage)
+    for m in mutants:
+        m["triage"] = triage_of(m, triage) if m["ran"] and not m["killed"] else None
+    groups = {p: [m for m in mutants if m["package"] == p] for p in sorted({m["package"] for m in mutants})}
+    groups["trusted core"] = [m for m in mutants if m["core"]]
+    groups["whole library"] = mutants
+    doc = {"tool": "cosmic-ray", "version": version("cosmic-ray"), "seed": args.seed,
+           "sample_size": len(mutants), "scope": args.scope, "population": population,
+           "trusted_core": core, "seconds": round(seconds, 1),
+           "seconds_per_mutant": round(sum(m["seconds"] for m in mutants) / max(len(mutants), 1), 2),
+           "by_group": {k: tally(v) for k, v in groups.items()}, "plan": plan["modules"],
+           "mutants": mutants}
+    args.reports.mkdir(parents=True, exist_ok=True)
+    (args.reports / f"{args.name}.json").write_text(json.dumps(doc, indent=1) + "\n")
+    (args.reports / f"{args.name}.md").write_text(markdown(doc))
+    whole = doc["by_group"]["whole library"]
+    print(markdown(doc))
+    if whole["untriaged"]:
+        print(f"mutants: {whole['untriaged']} untriaged survivors: add them to {args.triage}")
+    return 1 if whole["untriaged"] else 0

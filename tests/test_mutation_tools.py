@@ -1,0 +1,75 @@
+"""The mutation-testing tools of mutation/ (make mutants): the import map that picks each
+mutant's claims and tests, the triage match that survives code moving, and the score."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "mutation"))
+
+import plan as planning  # noqa: E402
+import report  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def lib():
+    return planning.Library(ROOT)
+
+
+def test_package_import_resolves_to_the_submodule_used(lib, tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text("from countdp import formulas\nfrom countdp.laws import Gaussian\n"
+                      "x = formulas.sigma\n")
+    found = planning.file_imports(lib, [script])[script]
+    assert "countdp.formulas.mechanism" in found and "countdp.laws.gaussian" in found
+    assert "countdp.formulas.zcdp" not in found and "countdp.formulas" not in found
+
+
+def test_relative_imports_and_users_by_depth(lib):
+    graph = planning.module_graph(lib)
+    assert "countdp.numerics.contexts" in graph["countdp.formulas.mechanism"]
+    near = planning.users(graph, "countdp.numerics.series", 1)
+    assert near == {"countdp.numerics.series"} | {m for m, d in graph.items()
+                                                  if "countdp.numerics.series" in d}
+    assert near <= planning.users(graph, "countdp.numerics.series", 2)
+
+
+def test_plan_names_the_module_tests_and_the_scripts_that_import_it(lib):
+    graph = planning.module_graph(lib)
+    scripts = planning.file_imports(lib, sorted((ROOT / "paper_checks").glob("sec*.py")))
+    tests = planning.file_imports(lib, sorted((ROOT / "tests").glob("test_numerics_*.py")))
+    chosen = planning.plan_for("countdp.numerics.series", graph, scripts, tests, 2, 1)
+    assert "test_numerics_series.py" in chosen["tests"]
+    assert chosen["scripts"] == sorted(s.stem for s, mods in scripts.items()
+                                       if mods & planning.users(graph, "countdp.numerics.series", 2))
+
+
+def _mutant(**kw):
+    base = dict(file="src/countdp/arb/verdicts.py", line=40, operator="core/NumberReplacer",
+                source="k = 1", mutant="k = 2", ran=True, killed=False, killed_by_claims=False)
+    return {**base, **kw}
+
+
+def test_triage_matches_by_text_not_by_line():
+    entry = dict(file="src/countdp/arb/verdicts.py", line=12, operator="core/NumberReplacer",
+                 source="k = 1", mutant="k = 2", reason="r")
+    entry["class"] = "equivalent"
+    assert report.triage_of(_mutant(line=40), [entry]) is entry  # the code moved
+    assert report.triage_of(_mutant(mutant="k = 0"), [entry]) is None
+    near = dict(entry, line=41)
+    assert report.triage_of(_mutant(line=40), [entry, near]) is near
+
+
+def test_score_leaves_out_equivalent_and_benign_survivors():
+    mutants = [_mutant(killed=True, killed_by_claims=True), _mutant(killed=True),
+               _mutant(triage={"class": "equivalent"}), _mutant(triage={"class": "real"}),
+               _mutant(triage=None), _mutant(ran=False, triage=None)]
+    for m in mutants:
+        m.setdefault("triage", None)
+    t = report.tally(mutants)
+    assert t["non-equivalent"] == 4 and t["untriaged"] == 1 and t["real"] == 1
+    assert t["score"] == 0.5 and t["score by claims"] == 0.25
