@@ -7,7 +7,8 @@
 * atoms plus the density's integral (mpmath quadrature, independent of any cdf) have mass 1,
   and the density's integral is its stated ``mass()``;
 * the sampler matches the law: a seeded chi-square goodness-of-fit test on ten bins (plus one
-  category per atom), bin probabilities by quadrature of the density, at the level p > 1e-6.
+  category per atom), bin probabilities by quadrature of the density, and for a continuous law
+  with a cdf a Kolmogorov-Smirnov test against it, at the level p > 1e-6.
 
 * Arb: a mechanism's law that carries its exact construction (``density.origin``) has its
   location, scale, shift and log-density as balls that agree with mpmath and float64 (the laws'
@@ -177,7 +178,7 @@ def test_atoms_plus_density_have_mass_one(name):
             assert atoms == 1
             return
         assert abs(dens - d.mass()) < 1e-15 * 10 ** 3, (dens, d.mass())
-        assert abs(atoms + dens - 1) < 1e-12, atoms + dens
+        assert abs(atoms + dens - 1) < 1e-20, atoms + dens
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -200,10 +201,11 @@ def test_pdf_is_exp_logpdf_in_float_and_mpmath(name):
         assert np.allclose(law.pdf(xs), np.exp(law.logpdf(xs)), rtol=1e-13, atol=0)
         assert np.allclose(law.logpdf(xs), lp, rtol=1e-13, atol=1e-13)
     with mpmath.workdps(30):
-        for x, l_fp in zip(xs, lp):
+        for x, l_fp, p_fp in zip(xs, lp, d.pdf(xs)):
             l_mp = d.mp_logpdf(mpmath.mpf(float(x)))
             assert abs(d.mp_pdf(x) - mpmath.exp(l_mp)) <= 1e-25 * mpmath.exp(l_mp)
-            assert abs(l_fp - l_mp) <= 1e-11 * (1 + abs(l_mp)), (x, l_fp, l_mp)
+            assert abs(l_fp - l_mp) <= 1e-12 * max(1, abs(l_mp)), (x, l_fp, l_mp)
+            assert abs(p_fp - mpmath.exp(l_mp)) <= 1e-12 * mpmath.exp(l_mp), (x, p_fp, l_mp)
 
 
 def _cdfs(law):
@@ -271,6 +273,9 @@ def test_the_sampler_matches_the_law(name):
     assert probs.sum() == pytest.approx(1, abs=1e-9)
     p = stats.chisquare(counts, probs / probs.sum() * DRAWS).pvalue
     assert p > P_MIN, (name, counts, probs * DRAWS)
+    fp, _, _ = _cdfs(law)
+    if fp is not None and isinstance(law, ContinuousLaw) and getattr(law, "base", law) is law:
+        assert stats.kstest(x, lambda t: fp(np.asarray(t))).pvalue > P_MIN, name  # against the cdf
 
 
 def _law_classes():
