@@ -244,17 +244,25 @@ def test_released_error_integral(short_tails, n):
     _assert_encloses(log_gaussian.released_error_integral(n, 1, arb(1)), true, "E|[U_n]_+ - n|")
 
 
-@pytest.mark.parametrize("n,c,sigma", [(3, 1, 0.5), (10, 2, 0.25), (0, 1, 1.0), (4, 1, 1.0)])
-def test_log_count_law(monkeypatch, n, c, sigma):
+@pytest.mark.parametrize("n,c,sigma,t0,prec", [
+    (3, 1, 0.5, 0.5, 53), (10, 2, 0.25, 0.5, 53),  # tails of the order of the integrals
+    (0, 1, 1.0, 3, 80), (4, 1, 1.0, 3, 80),        # tails ~1e-4, far above the radii at 80 bits
+])
+def test_log_count_law(monkeypatch, n, c, sigma, t0, prec):
     # (N) at a cut-off T = t0 + 1 next to the peak: mass, mean, variance and cdf of
-    # W = log(U_n + c) ~ N(log(n + c) - sigma^2, sigma^2) must still be enclosed
-    monkeypatch.setattr(log_gaussian, "tail_width", lambda: arb(0.5))
-    law = log_gaussian.log_count_law(n, c, arb(sigma))
-    _assert_encloses(law.mass, 1, "mass")
-    _assert_encloses(law.mean, mpmath.log(n + c) - mpmath.mpf(sigma) ** 2, "E W")
-    _assert_encloses(law.var, mpmath.mpf(sigma) ** 2, "Var W")
-    for k, ball in law.cdf.items():
-        _assert_encloses(ball, mpmath.ncdf(k), f"P(W <= a - s^2 + {k} s)")
+    # W = log(U_n + c) ~ N(log(n + c) - sigma^2, sigma^2) must still be enclosed, each value at
+    # 50 digits contained exactly
+    monkeypatch.setattr(log_gaussian, "tail_width", lambda: arb(t0))
+    with ctx.workprec(prec):
+        law = log_gaussian.log_count_law(n, c, arb(sigma))
+    with mpmath.workdps(DPS):
+        s = mpmath.mpf(sigma)
+        truth = [(law.mass, mpmath.mpf(1), "mass"), (law.mean, mpmath.log(n + c) - s * s, "E W"),
+                 (law.var, s * s, "Var W")]
+        truth += [(ball, mpmath.ncdf(k), f"P(W <= a - s^2 + {k} s)") for k, ball in law.cdf.items()]
+        for ball, value, what in truth:
+            _assert_encloses(ball, value, what)
+            assert ball.contains(exact(value)), what
 
 
 @pytest.mark.parametrize("sigma,a", [(0.5, 0.1), (1.25, -0.5)])
