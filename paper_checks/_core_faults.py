@@ -24,6 +24,7 @@ from countdp.harness.faults import core_fault, patch_method, replace_function, s
 TRUE, FALSE, UND = Verdict.PROVED_TRUE, Verdict.PROVED_FALSE, Verdict.UNDECIDED
 
 VERDICTS = "countdp.arb.verdicts"
+CONTEXTS = "countdp.numerics.contexts"
 RANGES = "countdp.arb.ranges"
 INTEGRALS = "countdp.arb.integrals"
 LOG_GAUSSIAN_ARB = "countdp.arb.log_gaussian"
@@ -50,18 +51,16 @@ T_CERTS = "tests/test_harness_certificates.py"
 T_RUNNER = "tests/test_harness_runner.py"
 T_INTEGRALS = "tests/test_arb_integrals.py"
 T_TIGHT_RHO = "tests/test_divergence_tight_rho.py"
-C_VERDICTS = "tests/test_corefault_verdicts.py"
-C_RANGES = "tests/test_corefault_ranges.py"
-C_INTEGRALS = "tests/test_corefault_integrals.py"
-C_LOG_GAUSSIAN = "tests/test_corefault_log_gaussian.py"
-C_MONTECARLO = "tests/test_corefault_montecarlo.py"
-C_RESULTS = "tests/test_corefault_results.py"
-C_CLAIMS = "tests/test_corefault_claims.py"
-C_LATTICE_DUAL = "tests/test_corefault_lattice_dual.py"
-C_TIGHT_RHO = "tests/test_corefault_tight_rho.py"
-C_SHIFT_COUPLING = "tests/test_corefault_shift_coupling.py"
-C_LAWS = "tests/test_corefault_laws.py"
-C_NORMAL = "tests/test_corefault_normal.py"
+T_CONTEXTS = "tests/test_numerics_contexts.py"
+T_LATTICE_DUAL = "tests/test_divergence_lattice_dual.py"
+T_SHIFT_COUPLING = "tests/test_divergence_shift_coupling.py"
+S_VERDICTS = "tests/test_soundness_verdicts.py"
+S_RANGES = "tests/test_soundness_ranges.py"
+S_TAILS = "tests/test_soundness_tails.py"
+S_NUMERICS = "tests/test_soundness_numerics.py"
+S_HARNESS = "tests/test_soundness_harness.py"
+S_LAWS = "tests/test_soundness_laws.py"
+S_SUP_ALPHA = "tests/test_soundness_sup_alpha.py"
 
 
 def undecided_as(verdict):
@@ -118,7 +117,7 @@ ARB_VERDICTS = [
                caught_by=f"{T_VERDICTS}::test_decide_basic"),
     core_fault("arb", "decide_contains: overlapping but not containing counted as contained",
                "inequality", wrap_result(f"{VERDICTS}:decide_contains", undecided_as(TRUE)),
-               caught_by=f"{C_VERDICTS}::test_contains_truth_table"),
+               caught_by=f"{S_VERDICTS}::test_membership_truth_table"),
     core_fault("arb", "control_verdict: an undecided control counted as rejected", "other",
                wrap_result(f"{VERDICTS}:control_verdict", undecided_as(TRUE)),
                caught_by=f"{T_VERDICTS}::test_a_control_must_be_disproved"),
@@ -127,19 +126,20 @@ ARB_VERDICTS = [
                caught_by=f"{T_VERDICTS}::test_decimals_of_the_table_2_constants"),
     core_fault("arb", "enclosure: radius 1 % too small", "factor",
                wrap_result(f"{VERDICTS}:enclosure", lambda mr: (mr[0], mr[1] * 0.99)),
-               caught_by=f"{C_VERDICTS}::test_enclosure_is_no_narrower_than_the_ball"),
+               caught_by=f"{S_VERDICTS}::test_enclosure_contains_the_ball"),
     core_fault("arb", "nonneg_interval: [0, lower(u)] instead of [0, upper(u)]", "other",
                replace_function(f"{VERDICTS}:nonneg_interval",
                                 lambda f: lambda u: arb(0).union(to_arb(u).lower())),
-               caught_by=f"{C_VERDICTS}::test_intervals_cover_every_point"),
+               caught_by=f"{S_VERDICTS}::test_intervals_cover_every_point"),
     core_fault("arb", "sym_interval: [0, u] instead of [-u, u]", "sign",
                replace_function(f"{VERDICTS}:sym_interval",
                                 lambda f: lambda u: arb(0).union(to_arb(u).upper())),
-               caught_by=f"{C_VERDICTS}::test_intervals_cover_every_point"),
-    core_fault("arb", "decided_ceil: a straddling ball's ceiling taken from its midpoint", "other",
-               replace_function(f"{VERDICTS}:decided_ceil",
-                                lambda f: lambda x: f(to_arb(x).mid()) if isinstance(x, arb) else f(x)),
-               caught_by=f"{C_VERDICTS}::test_ceil_of_a_straddling_ball_is_undecided"),
+               caught_by=f"{S_VERDICTS}::test_intervals_cover_every_point"),
+    core_fault("arb", "BallContext.ceil: a straddling ball's ceiling taken from its midpoint", "other",
+               patch_method(f"{CONTEXTS}:BallContext.ceil",
+                            lambda f: lambda self, x: f(self, to_arb(x).mid()) if isinstance(x, arb)
+                            else f(self, x)),
+               caught_by=f"{T_CONTEXTS}::test_ball_conversions_are_exact_and_ceilings_must_be_decided"),
 ]
 
 
@@ -180,27 +180,27 @@ def _merge_ignoring_undecided(f):
 ARB_RANGES = [
     core_fault("arb", "bisect: box limit reached counted as proved", "other",
                replace_function(f"{RANGES}:bisect", _bisect_box_limit_proves),
-               caught_by=f"{C_RANGES}::test_bisect_undecided_at_the_box_limit"),
+               caught_by=f"{S_RANGES}::test_undecided_at_the_box_limit_is_undecided"),
     core_fault("arb", "bisect: one false box ignored", "other",
                replace_function(f"{RANGES}:bisect", _bisect_ignores_one_false_box),
-               caught_by=f"{C_RANGES}::test_bisect_false_on_one_box"),
+               caught_by=f"{S_RANGES}::test_false_on_one_box_is_disproved"),
     core_fault("arb", "tally: an empty tally proved", "other",
                replace_function(f"{RANGES}:tally", _tally_of_nothing_proved),
-               caught_by=f"{C_RANGES}::test_tally_truth_table"),
+               caught_by=f"{S_RANGES}::test_tally_by_truth_table"),
     core_fault("arb", "tally: undecided points not counted against the verdict", "dropped term",
                wrap_result(f"{RANGES}:tally",
                            lambda r: dataclasses.replace(r, verdict=TRUE) if r.verdict is UND else r),
-               caught_by=f"{C_RANGES}::test_tally_truth_table"),
+               caught_by=f"{S_RANGES}::test_tally_by_truth_table"),
     core_fault("arb", "merge: undecided parts ignored", "dropped term",
                replace_function(f"{RANGES}:merge", _merge_ignoring_undecided),
-               caught_by=f"{C_RANGES}::test_merge_truth_table"),
+               caught_by=f"{S_RANGES}::test_merge_by_truth_table"),
     core_fault("arb", "split_boxes: the last box dropped", "index",
                replace_function(f"{RANGES}:split_boxes",
                                 lambda f: lambda lo, hi, n: f(lo, hi, n)[:-1]),
-               caught_by=f"{C_RANGES}::test_split_boxes_cover_the_range"),
+               caught_by=f"{S_RANGES}::test_split_boxes_cover_the_range"),
     core_fault("arb", "split_at_midpoint: the upper half lost", "dropped term",
                replace_function(f"{RANGES}:split_at_midpoint", lambda f: lambda bx: f(bx)[:1]),
-               caught_by=f"{C_RANGES}::test_split_at_midpoint_covers_the_box"),
+               caught_by=f"{S_RANGES}::test_split_at_midpoint_covers_the_box"),
 ]
 
 
@@ -213,21 +213,21 @@ def _scaled(factor):
 ARB_TAILS = [
     core_fault("arb", "(G+) tail bound 1 % too small", "factor",
                wrap_result(f"{INTEGRALS}:gauss_tail_upper", _scaled("0.99")),
-               caught_by=f"{C_INTEGRALS}::test_gaussian_tail_bounds_hold_and_are_tight_far_out"),
+               caught_by=f"{S_TAILS}::test_gaussian_tail_bounds_hold_and_are_tight_far_out"),
     core_fault("arb", "(G-) tail bound 1 % too small", "factor",
                wrap_result(f"{INTEGRALS}:gauss_tail_lower", _scaled("0.99")),
-               caught_by=f"{C_INTEGRALS}::test_gaussian_tail_bounds_hold_and_are_tight_far_out"),
+               caught_by=f"{S_TAILS}::test_gaussian_tail_bounds_hold_and_are_tight_far_out"),
     core_fault("arb", "(Q+) tail bound 1 % too small", "factor",
                wrap_result(f"{INTEGRALS}:quad_exp_tail_upper", _scaled("0.99")),
-               caught_by=f"{C_INTEGRALS}::test_quadratic_tail_bounds_hold_and_are_tight_far_out"),
+               caught_by=f"{S_TAILS}::test_quadratic_tail_bounds_hold_and_are_tight_far_out"),
     core_fault("arb", "(N) moment tail bound 1 % too small", "factor",
                wrap_result(f"{INTEGRALS}:normal_moment_tail", _scaled("0.99")),
-               caught_by=f"{C_INTEGRALS}::test_moment_tail_bounds_hold_and_are_tight_far_out"),
+               caught_by=f"{S_TAILS}::test_moment_tail_bounds_hold_and_are_tight_far_out"),
     core_fault("arb", "(N) k = 2: the 1/T term dropped", "dropped term",
                replace_function(f"{INTEGRALS}:normal_moment_tail",
                                 lambda f: lambda T, k: f(T, k) * to_arb(T) ** 2 / (to_arb(T) ** 2 + 1)
                                 if k == 2 else f(T, k)),
-               caught_by=f"{C_INTEGRALS}::test_moment_tail_bounds_hold_and_are_tight_far_out"),
+               caught_by=f"{S_TAILS}::test_moment_tail_bounds_hold_and_are_tight_far_out"),
     core_fault("arb", "(G+) tail bound over L + b instead of L - b", "sign",
                replace_function(f"{INTEGRALS}:gauss_tail_upper",
                                 lambda f: lambda L, b: f(L, b) * (to_arb(L) - to_arb(b))
@@ -236,16 +236,16 @@ ARB_TAILS = [
     core_fault("arb", "eq (10) mass: tail allowance subtracted", "sign",
                set_attribute(LOG_GAUSSIAN_ARB, "nonneg_interval",
                              lambda u: -arb(0).union(to_arb(u).upper())),
-               caught_by=f"{C_LOG_GAUSSIAN}::test_log_count_law_with_a_short_cut_off"),
+               caught_by=f"{S_TAILS}::test_log_count_law"),
     core_fault("arb", "eq (8)-(9) integrals: the (G+) tail dropped", "dropped term",
                set_attribute(LOG_GAUSSIAN_ARB, "gauss_tail_upper", lambda L, b: arb(0)),
-               caught_by=f"{C_LOG_GAUSSIAN}::test_error_integrals_with_a_short_cut_off"),
+               caught_by=f"{S_TAILS}::test_multiplicative_error_integral"),
     core_fault("arb", "eq (8)-(9) integrals: the (G-) tail dropped", "dropped term",
                set_attribute(LOG_GAUSSIAN_ARB, "gauss_tail_lower", lambda L, b: arb(0)),
-               caught_by=f"{C_LOG_GAUSSIAN}::test_error_integrals_with_a_short_cut_off"),
+               caught_by=f"{S_TAILS}::test_half_expectation_integrals"),
     core_fault("arb", "eq (10) moments: the (N) tails dropped", "dropped term",
                set_attribute(LOG_GAUSSIAN_ARB, "normal_moment_tail", lambda T, k: arb(0)),
-               caught_by=f"{C_LOG_GAUSSIAN}::test_log_count_law_with_a_short_cut_off"),
+               caught_by=f"{S_TAILS}::test_log_count_law"),
     core_fault("arb", "sqrt(2 pi) read as sqrt(pi)", "pi vs e",
                replace_function(f"{INTEGRALS}:sqrt_2pi", lambda f: lambda: arb.pi().sqrt()),
                claims=("lem4.1",)),
@@ -299,38 +299,38 @@ def _rel_tol_up_to_two(f):
 NUMERICS = [
     core_fault("numerics", "Monte Carlo intervals of 4 s.e. instead of 5", "constant",
                replace_function(f"{ESTIMATE}:Z_BAR", lambda z: 4.0),
-               caught_by=f"{C_MONTECARLO}::test_interval_is_five_standard_errors"),
+               caught_by=f"{S_NUMERICS}::test_interval_is_five_standard_errors"),
     core_fault("numerics", "Monte Carlo s.e. without the Bessel correction", "factor",
                replace_function(f"{MONTECARLO}:mc_mean", _mc_without_bessel),
-               caught_by=f"{C_MONTECARLO}::test_mean_and_error_pinned_on_a_small_sample"),
+               caught_by=f"{S_NUMERICS}::test_mc_mean_exact_values"),
     core_fault("numerics", "Monte Carlo s.e. of one draw (not divided by sqrt(draws))", "exponent",
                replace_function(f"{MONTECARLO}:mc_mean", _mc_se_of_one_draw),
-               caught_by=f"{C_MONTECARLO}::test_mean_and_error_pinned_on_a_small_sample"),
+               caught_by=f"{S_NUMERICS}::test_mc_mean_exact_values"),
     core_fault("numerics", "Monte Carlo error bar Z_BAR se^2 instead of Z_BAR se", "exponent",
                replace_function(f"{MONTECARLO}:mc_mean", _mc_error_in_variance),
-               caught_by=f"{C_MONTECARLO}::test_interval_is_five_standard_errors"),
+               caught_by=f"{S_NUMERICS}::test_interval_is_five_standard_errors"),
     core_fault("numerics", "Monte Carlo mean: the shift (first chunk's mean) not added back",
                "shift dropped", replace_function(f"{MONTECARLO}:mc_mean", _mc_shift_not_added_back),
-               caught_by=f"{C_MONTECARLO}::test_mean_and_error_pinned_on_a_small_sample"),
+               caught_by=f"{S_NUMERICS}::test_mc_mean_exact_values"),
     core_fault("numerics", "Estimate.interval: error subtracted on both sides", "sign",
                patch_method(f"{ESTIMATE}:Estimate.interval",
                             lambda f: lambda self: (self.value - self.error, self.value - self.error)),
-               caught_by=f"{C_MONTECARLO}::test_estimate_interval_contains_value_plus_minus_error"),
+               caught_by=f"{S_NUMERICS}::test_estimate_interval_exact"),
     core_fault("numerics", "working_precision: digits lost added to the precision", "sign",
                replace_function(f"{TOLERANCE}:working_precision",
                                 lambda f: lambda digits_lost=6, dps=None: f(0, dps)
                                 * mpmath.mpf(10) ** -digits_lost),
-               caught_by=f"{C_MONTECARLO}::test_working_precision_pinned"),
+               caught_by=f"{S_NUMERICS}::test_working_precision_exact_values"),
     core_fault("numerics", "rel_tol accepted up to 2", "inequality",
                replace_function(f"{VALIDATE}:real", _rel_tol_up_to_two),
-               caught_by=f"{C_TIGHT_RHO}::test_rel_tol_must_lie_in_zero_one"),
+               caught_by=f"{S_NUMERICS}::test_tight_rho_refuses_a_relative_tolerance_outside_0_1"),
     core_fault("numerics", "Phi of the mirrored argument", "sign",
                replace_function(f"{NORMAL}:Phi", lambda f: lambda x: f(-np.asarray(x))),
-               caught_by=f"{C_LAWS}::test_cdf_is_the_integral_of_the_density[gaussian]"),
+               caught_by=f"{S_LAWS}::test_the_cdf_is_the_integral_of_the_pdf_and_its_derivative[Gaussian]"),
     core_fault("numerics", "mp_Phi_diff: Phi(a) - Phi(b) on the negative side", "swapped arguments",
                replace_function(f"{NORMAL}:mp_Phi_diff",
                                 lambda f: lambda a, b: -f(a, b) if b <= 0 else f(a, b)),
-               caught_by=f"{C_NORMAL}::test_phi_diff_on_both_sides"),
+               caught_by=f"{S_NUMERICS}::test_phi_diff_on_both_sides"),
 ]
 
 
@@ -396,13 +396,13 @@ def _error_ranks_below_fail(f):
 HARNESS = [
     core_fault("harness", "a claim passes when one negative control is rejected, not all",
                "other", patch_method(f"{CLAIMS}:ClaimBuilder.result", _one_control_is_enough),
-               caught_by=f"{C_CLAIMS}::test_status_of_random_claims"),
+               caught_by=f"{S_HARNESS}::test_the_status_is_the_documented_one"),
     core_fault("harness", "a claim with zero cases passes", "other",
                patch_method(f"{CLAIMS}:ClaimBuilder.result", _no_case_passes),
-               caught_by=f"{C_CLAIMS}::test_status_of_random_claims"),
+               caught_by=f"{S_HARNESS}::test_the_status_is_the_documented_one"),
     core_fault("harness", "a claim with no negative control passes", "other",
                patch_method(f"{CLAIMS}:ClaimBuilder.result", _no_control_passes),
-               caught_by=f"{C_CLAIMS}::test_status_of_random_claims"),
+               caught_by=f"{S_HARNESS}::test_the_status_is_the_documented_one"),
     core_fault("harness", "an erroring certificate ignored", "other",
                wrap_result(f"{CERTIFICATES}:run_certificates",
                            lambda c: dataclasses.replace(c, errors=[])),
@@ -417,20 +417,20 @@ HARNESS = [
     core_fault("harness", "a certificate without a scope counted as a proof of the claim", "other",
                patch_method(f"{CERTIFICATES}:Certification.proof",
                             lambda f: lambda self: self.certified),
-               caught_by=f"{C_CLAIMS}::test_proof_needs_every_certificate_scoped_to_the_claim"),
+               caught_by=f"{S_HARNESS}::test_proof_needs_every_certificate_scoped_to_the_claim"),
     core_fault("harness", "a certificate raising Undecided reported as proved", "other",
                patch_method(f"{CERTIFICATES}:CertificateBuilder.undecided",
                             lambda f: lambda self, name, reason: self.record(name, reason, None, TRUE)),
                caught_by=f"{T_CERTS}::test_undecided_is_a_note_not_a_proof_and_not_a_failure"),
     core_fault("harness", "holds: a strict inequality read as weak", "inequality",
                replace_function(f"{RESULTS}:holds", _strict_as_weak),
-               caught_by=f"{C_RESULTS}::test_holds_truth_table"),
+               caught_by=f"{S_HARNESS}::test_holds_is_the_documented_relation"),
     core_fault("harness", "holds: a negative tolerance taken by its absolute value", "sign",
                replace_function(f"{RESULTS}:holds", _negative_tolerance_allowed),
-               caught_by=f"{C_RESULTS}::test_holds_truth_table"),
+               caught_by=f"{S_HARNESS}::test_holds_is_the_documented_relation"),
     core_fault("harness", "holds: an infinite side equal to anything", "other",
                replace_function(f"{RESULTS}:holds", _infinities_equal),
-               caught_by=f"{C_RESULTS}::test_holds_truth_table"),
+               caught_by=f"{S_HARNESS}::test_holds_is_the_documented_relation"),
     core_fault("harness", "holds: the tolerance of <= subtracted", "sign",
                replace_function(f"{RESULTS}:holds",
                                 lambda f: lambda lhs, rel, rhs, tol=0: f(lhs, rel, rhs, 0)
@@ -438,11 +438,11 @@ HARNESS = [
                claims=("thm3.1.i", "eq9", "prop6.2")),
     core_fault("harness", "worst_status: an error ranked below a failure", "other",
                replace_function(f"{RESULTS}:worst_status", _error_ranks_below_fail),
-               caught_by=f"{C_RESULTS}::test_worst_status_and_run_ok"),
+               caught_by=f"{S_HARNESS}::test_worst_status"),
     core_fault("harness", "Run.ok: errors not counted", "dropped term",
                patch_method(f"{RESULTS}:Run.ok",
                             lambda f: lambda self, strict=False: self.counts()["fail"] == 0),
-               caught_by=f"{C_RESULTS}::test_worst_status_and_run_ok"),
+               caught_by=f"{S_HARNESS}::test_a_run_with_a_failing_or_erroring_claim_is_not_ok"),
     core_fault("harness", "a negative control counted as rejected when it holds", "sign",
                patch_method(f"{CLAIMS}:ClaimBuilder.control",
                             lambda f: lambda self, what, lhs, rel, rhs, tol=0, detail=None:
@@ -467,21 +467,21 @@ def _laplace_cdf_min_max_swapped(f):
 LAWS = [
     core_fault("laws", "Gaussian density: normalising constant sqrt(pi) for sqrt(2 pi)", "pi vs e",
                patch_method(f"{GAUSSIAN}:GaussianDensity.mp_logpdf", _gaussian_log_norm_sqrt_pi),
-               caught_by=f"{C_LAWS}::test_density_is_exp_logpdf_and_normalised[gaussian]"),
+               caught_by=f"{S_LAWS}::test_pdf_is_exp_logpdf_in_float_and_mpmath[Gaussian]"),
     core_fault("laws", "Gaussian float logpdf: log s^2 for log s", "exponent",
                patch_method(f"{GAUSSIAN}:GaussianDensity.logpdf",
                             lambda f: lambda self, x: f(self, x) - np.log(float(self.s))),
-               caught_by=f"{C_LAWS}::test_density_is_exp_logpdf_and_normalised[gaussian]"),
+               caught_by=f"{S_LAWS}::test_pdf_is_exp_logpdf_in_float_and_mpmath[Gaussian]"),
     core_fault("laws", "Gaussian cdf: Phi((mu - x)/s), the survival function", "sign",
                patch_method(f"{GAUSSIAN}:Gaussian.cdf",
                             lambda f: lambda self, x: f(self, 2 * float(self.mu)
                                                         - np.asarray(x, dtype=float))),
-               caught_by=f"{C_LAWS}::test_cdf_is_the_integral_of_the_density[gaussian]"),
+               caught_by=f"{S_LAWS}::test_the_cdf_is_the_integral_of_the_pdf_and_its_derivative[Gaussian]"),
     core_fault("laws", "Gaussian sampler: scale squared", "exponent",
                patch_method(f"{GAUSSIAN}:Gaussian.sample",
                             lambda f: lambda self, rng, size: float(self.mu) + float(self.s) ** 2
                             * rng.standard_normal(size)),
-               caught_by=f"{C_LAWS}::test_sampler_matches_the_cdf[gaussian]"),
+               caught_by=f"{S_LAWS}::test_the_sampler_matches_the_law[Gaussian]"),
     core_fault("laws", "generalised Gaussian: Gamma(1/p) for Gamma(1 + 1/p)", "constant",
                patch_method(f"{GENERALISED}:GeneralisedGaussianDensity.mp_logpdf",
                             lambda f: lambda self, x: f(self, x) - mpmath.log(self.p)),
@@ -489,20 +489,20 @@ LAWS = [
     core_fault("laws", "eq (10) law: cdf of the mirrored law", "sign",
                patch_method(f"{LOG_SHIFT}:LogShiftedGaussian.cdf",
                             lambda f: lambda self, x: 1 - f(self, -np.asarray(x, dtype=float))),
-               caught_by=f"{C_LAWS}::test_cdf_is_the_integral_of_the_density[log_shifted_gaussian]"),
+               caught_by=f"{S_LAWS}::test_the_cdf_is_the_integral_of_the_pdf_and_its_derivative[LogShiftedGaussian]"),
     core_fault("laws", "eq (10) law: sampler's scale squared", "exponent",
                patch_method(f"{LOG_SHIFT}:LogShiftedGaussian.sample",
                             lambda f: lambda self, rng, size: np.exp(
                                 float(self.mu) + float(self.s) ** 2 * rng.standard_normal(size))
                             - float(self.c)),
-               caught_by=f"{C_LAWS}::test_sampler_matches_the_cdf[log_shifted_gaussian]"),
+               caught_by=f"{S_LAWS}::test_the_sampler_matches_the_law[LogShiftedGaussian]"),
     core_fault("laws", "eq (10) density: log(u + c) - mu over s squared", "exponent",
                patch_method(f"{LOG_SHIFT}:LogShiftedGaussianDensity.mp_noise_logpdf",
                             lambda f: lambda self, z: f(self, z * self.s)),
-               caught_by=f"{C_LAWS}::test_density_is_exp_logpdf_and_normalised[log_shifted_gaussian]"),
+               caught_by=f"{S_LAWS}::test_pdf_is_exp_logpdf_in_float_and_mpmath[LogShiftedGaussian]"),
     core_fault("laws", "Laplace cdf: minimum and maximum swapped in the two branches", "swapped arguments",
                patch_method(f"{REFERENCE}:Laplace.cdf", _laplace_cdf_min_max_swapped),
-               caught_by=f"{C_LAWS}::test_cdf_is_the_integral_of_the_density[laplace]"),
+               caught_by=f"{S_LAWS}::test_the_cdf_is_the_integral_of_the_pdf_and_its_derivative[Laplace]"),
     core_fault("laws", "the mechanism's drift +sigma^2 for -sigma^2", "sign",
                patch_method(f"{LOG_GAUSSIAN_MECH}:ShiftedLogGaussian.mp_drift",
                             lambda f: lambda self: -f(self)),
@@ -557,22 +557,22 @@ DIVERGENCE = [
                replace_function(f"{SHIFT_COUPLING}:error_density",
                                 lambda f: lambda noise, ns, ps, e, exact=False:
                                 f(noise, ns, ps, -np.asarray(e, dtype=float), exact)),
-               caught_by=f"{C_SHIFT_COUPLING}::test_error_density_has_the_signed_mean_of_the_error"),
+               caught_by=f"{T_SHIFT_COUPLING}::test_error_density_has_the_signed_mean_of_the_error"),
     core_fault("divergence", "lattice dual: one-sided Newton started at the positive root", "sign",
                replace_function(f"{LATTICE_DUAL}:start_ratio", _positive_root_start),
-               caught_by=f"{C_LATTICE_DUAL}::test_start_ratio_is_the_negative_root"),
+               caught_by=f"{T_LATTICE_DUAL}::test_start_ratio_is_the_negative_root"),
     core_fault("divergence", "sup over alpha: chord bound with the slope's sign flipped", "sign",
                replace_function(f"{TIGHT_RHO}:_chord_bound", _chord_of_the_wrong_sign),
-               caught_by=f"{C_TIGHT_RHO}::test_chord_bound_dominates_the_curve_on_its_cell"),
+               caught_by=f"{S_SUP_ALPHA}::test_chord_bound_dominates_the_curve_on_its_cell"),
     core_fault("divergence", "sup over alpha: the large-alpha end dropped from the bracket",
                "dropped term",
                replace_function(f"{TIGHT_RHO}:_tail",
                                 lambda f: lambda scan, how: (lambda t: (t[0], t[1], -math.inf))(
                                     f(scan, how))),
-               caught_by=f"{C_TIGHT_RHO}::test_bracket_contains_the_supremum"),
+               caught_by=f"{S_SUP_ALPHA}::test_the_krr_bracket_contains_the_supremum"),
     core_fault("divergence", "sup over alpha: the first cell's bound dropped", "dropped term",
                patch_method(f"{TIGHT_RHO}:_Scan.first_ub", lambda f: lambda self, a0: -math.inf),
-               caught_by=f"{C_TIGHT_RHO}::test_bracket_contains_the_supremum"),
+               caught_by=f"{S_SUP_ALPHA}::test_the_krr_bracket_contains_the_supremum"),
 ]
 
 FAULTS = ARB_VERDICTS + ARB_RANGES + ARB_TAILS + NUMERICS + HARNESS + LAWS + DIVERGENCE

@@ -11,7 +11,7 @@ import pytest
 
 from countdp.divergence.lattice_dual import _symmetric_next, next_ratio, start_ratio
 
-GS = [1e-8, 1e-3, 0.1, 1.0, 5.0, 40.0, 1e3, 1e6]
+GS = [1e-8, 1e-3, 0.1, 0.5, 1.0, 3.0, 5.0, 40.0, 1e3, 1e6]
 
 
 @pytest.mark.parametrize("g", GS)
@@ -19,10 +19,13 @@ def test_start_ratio_is_the_negative_root(g):
     u = start_ratio("one-sided", g)
     assert u < 0
     assert math.expm1(u) - u == pytest.approx(g, rel=1e-12)
+    assert abs(math.expm1(u) - u - g) <= 1e-12 * (1 + g)
     u = start_ratio("symmetric", g)
     assert u < 0 and 1 - math.cosh(u) == pytest.approx(-g, rel=1e-10)
+    assert abs(1 - math.cosh(u) + g) <= 1e-12 * (1 + g)
     u = start_ratio("dirichlet", g)
     assert u < 0 and 2 - 2 * math.cosh(u / 2) == pytest.approx(-g, rel=1e-10)
+    assert abs(2 - 2 * math.cosh(u / 2) + g) <= 1e-12 * (1 + g)
 
 
 def test_start_ratio_refuses_a_start_where_the_shooting_cannot_begin():

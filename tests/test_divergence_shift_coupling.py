@@ -1,13 +1,17 @@
 """Tests of countdp.divergence.shift_coupling and countdp.laws.count_prior: the error law is a
 probability law with the mechanism's mean absolute error, the fibre grid and the line integral agree,
-the coupling inequality holds, smoothing bounds the neighbour ratios, and the rounded release's error
-pmf matches the library's rounded law."""
+the coupling inequality holds, smoothing bounds the neighbour ratios, the rounded release's error
+pmf matches the library's rounded law, and the error density is that of n - U_n: pointwise, and by
+its signed mean (eq (4)'s error), a moment that the mass and the mean |e| do not see."""
 
 from __future__ import annotations
+
+import math
 
 import mpmath
 import numpy as np
 import pytest
+from scipy.integrate import trapezoid
 
 from countdp.divergence import shift_coupling
 from countdp.laws.count_prior import count_prior_for_excess
@@ -71,3 +75,18 @@ def test_error_density_is_the_law_of_n_minus_the_release(setting, exact):
     want = mech.unclipped_law(n).pdf(n - e)
     assert np.all(want > 1e-4)
     np.testing.assert_allclose(g, want, rtol=1e-6 if not exact else 1e-10)
+
+
+@pytest.mark.parametrize("n", [3, 30])
+def test_error_density_has_the_signed_mean_of_the_error(n):
+    """E[n - U_n] = (n + c)(1 - e^{t + s^2/2}) for the log-Gaussian noise."""
+    noise = shift_coupling.log_noise(ShiftedLogGaussian(0.05, 1.0, r=0.1), 30)
+    nc = n + noise.c
+    # y = n + c - e = (n + c) e^{s X + t}: cover |X| <= 12
+    lo, hi = nc - nc * math.exp(noise.t + 12 * noise.s), nc - nc * math.exp(noise.t - 12 * noise.s)
+    e = np.linspace(lo, hi, 200_001)
+    G = shift_coupling.error_density(noise, [n], [1.0], e)
+    assert trapezoid(G, e) == pytest.approx(1, abs=1e-9)
+    mean = nc * (1 - math.exp(noise.t + noise.s ** 2 / 2))
+    assert trapezoid(e * G, e) == pytest.approx(mean, rel=1e-6)
+    assert mean > 0

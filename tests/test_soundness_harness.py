@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from countdp.arb.verdicts import Undecided, Verdict, decide_lt
 from countdp.harness.catalogue import CATALOGUE
-from countdp.harness.certificates import CertificateSpec
+from countdp.harness.certificates import CertificateSpec, CertRecord, Certification
 from countdp.harness.claims import CheckSpec, run_check
-from countdp.harness.results import Run, ScriptRun, Settings, holds, worst_status
+from countdp.harness.results import ClaimResult, Run, ScriptRun, Settings, holds, worst_status
 
 CLAIM_ID = next(iter(CATALOGUE))
 
@@ -131,16 +131,48 @@ def test_the_status_is_the_documented_one(evts, cert_list, certify, stop):
         assert res.certified["proof"] is (certified and all(sc == "claim" for sc in scopes))
 
 
+def test_proof_needs_every_certificate_scoped_to_the_claim():
+    rec = CertRecord("x", "x", "", "", Verdict.PROVED_TRUE, 0.0)
+    assert Certification([rec], [], 0.0, ("claim",)).proof
+    assert Certification([rec], [], 0.0, ("claim", "claim")).proof
+    assert not Certification([rec], [], 0.0, ("claim", None)).proof
+    assert not Certification([rec], [], 0.0, ("instance",)).proof
+    assert not Certification([rec], [], 0.0, ()).proof
+    undecided = CertRecord("y", "y", "", "", Verdict.UNDECIDED, 0.0)
+    assert not Certification([rec, undecided], [], 0.0, ("claim",)).proof
+
+
 def test_a_claim_passes_only_if_every_control_is_rejected():
     evts = [("case", True, "==")] * 3 + [("control", True, "compare")] * 4 + [("control", False, "outcome")]
     spec = CheckSpec(CLAIM_ID, ["a", "b"], _check_func(evts), CATALOGUE[CLAIM_ID])
     assert run_check(spec, Settings(quick=True, certify=False)).status == "fail"
 
 
+INF, NAN = float("inf"), float("nan")
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.floats(allow_nan=True, allow_infinity=True, width=32),
        st.floats(allow_nan=True, allow_infinity=True, width=32),
        st.one_of(st.floats(min_value=-1, max_value=4, width=32), st.just(float("nan"))))
+# exact endpoints, strict beyond the error bar, a negative tolerance, infinities, NaN
+@example(1.0, 1.0, 0.0)
+@example(1.0, 2.0, 0.5)
+@example(1.0, 2.0, 1.0)
+@example(1.5, 1.0, 0.5)
+@example(1.6, 1.0, 0.5)
+@example(1.0, 1.25, 0.25)
+@example(1.0, 1.25, 0.2)
+@example(3.0, 4.0, 1.0)
+@example(1.0, 0.0, -1.0)
+@example(1.0, 1.0, -1.0)
+@example(INF, INF, 0.0)
+@example(INF, 1e300, 1e300)
+@example(-INF, INF, 0.0)
+@example(1.0, INF, 0.0)
+@example(INF, 1.0, 0.0)
+@example(NAN, 1.0, 0.0)
+@example(1.0, 1.0, NAN)
 def test_holds_is_the_documented_relation(a, b, t):
     nan = any(x != x for x in (a, b, t))
     if nan or t < 0:
@@ -154,10 +186,15 @@ def test_holds_is_the_documented_relation(a, b, t):
     assert holds(a, ">", b, t) is (a - t > b)
 
 
-@given(st.lists(st.sampled_from(["pass", "fail", "error", "weird"]), max_size=6))
+@given(st.lists(st.sampled_from(["pass", "fail", "error", "skipped", "weird"]), max_size=6))
+@example([])
+@example(["pass", "fail"])
+@example(["fail", "error", "pass"])
+@example(["error", "fail"])
+@example(["skipped"])
 def test_worst_status(statuses):
     got = worst_status(statuses)
-    if "error" in statuses or "weird" in statuses:
+    if "error" in statuses or "skipped" in statuses or "weird" in statuses:
         assert got == "error"
     elif "fail" in statuses:
         assert got == "fail"
@@ -165,7 +202,7 @@ def test_worst_status(statuses):
         assert got == "pass"
 
 
-def test_a_run_with_one_failing_claim_is_not_ok():
+def test_a_run_with_a_failing_or_erroring_claim_is_not_ok():
     ok = run_check(CheckSpec(CLAIM_ID, ["a", "b"], _check_func([("case", True, "=="), ("control", True, "outcome")]),
                              CATALOGUE[CLAIM_ID]), Settings(quick=True, certify=False))
     bad = run_check(CheckSpec(CLAIM_ID, ["a", "b"], _check_func([("case", False, "=="), ("control", True, "outcome")]),
@@ -174,6 +211,12 @@ def test_a_run_with_one_failing_claim_is_not_ok():
     run = Run(Settings(), [ScriptRun("s1", "s1.py", None, [ok]), ScriptRun("s2", "s2.py", None, [bad])], [])
     assert run.statuses()[CLAIM_ID] == "fail" and not run.ok() and run.exit_code() == 1
     assert Run(Settings(), [ScriptRun("s1", "s1.py", None, [ok])], []).ok()
+    for statuses, good in ((["pass", "pass"], True), (["pass", "fail"], False),
+                           (["pass", "error"], False)):
+        results = [ClaimResult(cid, "", "paper", s, ["a", "b"])
+                   for cid, s in zip(("eq3", "eq4"), statuses)]
+        run = Run(Settings(quick=True), [ScriptRun("s", "s.py", None, results)], [])
+        assert run.ok() is good and run.exit_code() == (0 if good else 1)
 
 
 def test_an_undecided_certificate_never_certifies():

@@ -1,6 +1,7 @@
 """Soundness of the tolerance helpers, Estimate and the Monte Carlo intervals, pinned by exact
 values; the 5-standard-error interval's coverage by a seeded simulation; the documented range of
-the relative tolerances (a tolerance of 1 or more would accept anything)."""
+the relative tolerances (a tolerance of 1 or more would accept anything); Phi(b) - Phi(a) of
+countdp.numerics.normal on each side of 0 and across it."""
 
 from __future__ import annotations
 
@@ -14,15 +15,18 @@ from countdp.divergence.tight_rho import tight_rho
 from countdp.laws import Gaussian
 from countdp.numerics.estimate import Z_BAR, Estimate
 from countdp.numerics.montecarlo import MCEstimate, mc_mean
+from countdp.numerics.normal import mp_Phi_diff
 from countdp.numerics.tolerance import working_precision
 
 
 def test_working_precision_exact_values():
     assert working_precision(6, dps=30) == mpmath.mpf(10) ** -24
     assert working_precision(0, dps=15) == mpmath.mpf(10) ** -15
+    assert working_precision(0, 20) == mpmath.mpf(10) ** -20
     with mpmath.workdps(40):
         assert working_precision() == mpmath.mpf(10) ** -34
         assert working_precision(10) == mpmath.mpf(10) ** -30
+        assert working_precision(3) == mpmath.mpf(10) ** -37
     with pytest.raises(ValueError, match="digits_lost"):
         working_precision(-1)
 
@@ -32,22 +36,41 @@ def test_estimate_interval_exact():
     assert e.interval == (mpmath.mpf("2.75"), mpmath.mpf("3.25"))
     assert float(e) == 3.0
     assert Estimate(2.0).interval == (2.0, 2.0)
+    assert Estimate(3, 0.5).interval == (2.5, 3.5)
+    lo, hi = Estimate(mpmath.mpf(-1), mpmath.mpf("0.25")).interval
+    assert (lo, hi) == (mpmath.mpf("-1.25"), mpmath.mpf("-0.75"))
 
 
-def test_z_bar_is_five():
+def test_interval_is_five_standard_errors():
     assert Z_BAR == 5.0
+    est = mc_mean(lambda g, m: g.standard_normal(m), np.random.default_rng(3), 10_000, chunk=999)
+    assert est.error == pytest.approx(5 * est.se, rel=1e-15)
+    assert est.se == pytest.approx(0.01, rel=0.05)
 
 
-def test_mc_mean_exact_values():
-    # draws 0, 1, 2, 3, 4, 5, 6, 7 in chunks of 3: mean 3.5, unbiased variance 6, se = sqrt(6/8)
-    def draw(rng, m, it=iter(range(8))):
-        return np.array([next(it) for _ in range(m)], dtype=float)
+def _replay(values):
+    """A draw that hands out ``values`` in order, chunk after chunk."""
+    it = iter(values)
+    return lambda rng, m: np.array([next(it) for _ in range(m)], dtype=float)
 
-    e = mc_mean(draw, 0, draws=8, chunk=3)
+
+#: (draws, chunk, their mean, their unbiased variance, relative error allowed in the mean, in the s.e.)
+SAMPLES = [
+    (range(8), 3, 3.5, 6.0, 0, 1e-15),
+    ([1, 2, 4, 7, 11], 1, 5.0, 16.5, 1e-15, 1e-14),
+    ([1, 2, 4, 7, 11], 2, 5.0, 16.5, 1e-15, 1e-14),
+    ([1, 2, 4, 7, 11], 5, 5.0, 16.5, 1e-15, 1e-14),
+]
+
+
+@pytest.mark.parametrize("sample,chunk,mean,var,mean_rel,se_rel", SAMPLES)
+def test_mc_mean_exact_values(sample, chunk, mean, var, mean_rel, se_rel):
+    n = len(sample)
+    e = mc_mean(_replay(sample), 0, draws=n, chunk=chunk)
     assert isinstance(e, MCEstimate)
-    assert e.value == 3.5 and e.mean == 3.5 and e.draws == 8
-    assert e.se == pytest.approx(math.sqrt(6 / 8), rel=1e-15)
-    assert e.error == pytest.approx(5 * math.sqrt(6 / 8), rel=1e-15) and e.halfwidth == e.error
+    assert abs(e.value - mean) <= mean_rel * mean and e.mean == e.value and e.draws == n
+    assert e.se == pytest.approx(math.sqrt(var / n), rel=se_rel)
+    assert e.error == pytest.approx(5 * math.sqrt(var / n), rel=se_rel) and e.halfwidth == e.error
 
 
 def test_mc_mean_constant_draw_has_zero_error():
@@ -79,3 +102,14 @@ def test_the_five_se_interval_covers_and_one_se_covers_68_percent():
 def test_tight_rho_refuses_a_relative_tolerance_outside_0_1(rel_tol):
     with pytest.raises(ValueError, match="rel_tol"):
         tight_rho((Gaussian(0, 1), Gaussian(1, 1)), rel_tol=rel_tol, refine=False)
+
+
+@pytest.mark.parametrize("a, b", [(-3, -1), (-40, -39), ("-0.5", 2), (1, 3), (0, 0), (-2, 0)])
+def test_phi_diff_on_both_sides(a, b):
+    """Against the plain difference of mpmath's ncdf at 150 digits (no cancellation left at 50)."""
+    with mpmath.workdps(50):
+        a, b = mpmath.mpf(a), mpmath.mpf(b)
+        with mpmath.workdps(150):
+            ref = mpmath.ncdf(b) - mpmath.ncdf(a)
+        got = mp_Phi_diff(a, b)
+        assert got >= 0 and abs(got - ref) <= mpmath.mpf(10) ** -45 * max(ref, mpmath.mpf(10) ** -300)

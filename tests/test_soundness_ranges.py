@@ -2,16 +2,17 @@
 
 Branch and bound with boxes still undecided when the box budget runs out must report
 UNDECIDED (never PROVED_TRUE); a statement false on one box must report PROVED_FALSE whatever
-the other boxes say; ``tally`` and ``merge`` follow the same rules."""
+the other boxes say; ``tally`` and ``merge`` follow the same rules; the boxes a split makes cover
+the range."""
 
 from __future__ import annotations
 
 import pytest
-from flint import arb
-from hypothesis import given
+from flint import arb, fmpq
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from countdp.arb.ranges import RangeResult, bisect, merge, split_at_midpoint, tally
+from countdp.arb.ranges import RangeResult, bisect, merge, split_at_midpoint, split_boxes, tally
 from countdp.arb.verdicts import Verdict, decide_gt, interval
 
 T, F, U = Verdict.PROVED_TRUE, Verdict.PROVED_FALSE, Verdict.UNDECIDED
@@ -54,6 +55,13 @@ def test_false_on_one_box_is_disproved():
     assert res.disproved >= 1 and res.proved >= 1
     assert float(res.first_bad[0].mid()) <= 1 / 3 + 1e-12  # not a box where the statement holds
 
+    def decide(box):  # false on [3, 4] alone: [0, 4] -> [0, 2], [2, 4] -> [2, 3], [3, 4]
+        lo, hi = box[0], box[1]
+        return F if lo >= 3 else T if hi <= 3 and hi - lo <= 2 else U
+    res = bisect((arb(0), arb(4)), decide, split_at_midpoint, 64)
+    assert (res.proved, res.disproved, res.undecided) == (2, 1, 0)
+    assert res.verdict is F and res.first_bad[0] == 3
+
 
 def test_false_on_one_box_beats_undecided_boxes():
     # a budget of 5: the box [1/4, 1/2] is left undecided, but [0, 1/4] is already false
@@ -81,6 +89,10 @@ verdicts = st.sampled_from([T, F, U])
 
 
 @given(st.lists(verdicts, max_size=12))
+@example([])
+@example([T, T])
+@example([T, U])
+@example([T, U, F])
 def test_tally_by_truth_table(vs):
     res = tally(enumerate(vs))
     expected = F if F in vs else (T if vs and all(v is T for v in vs) else U)
@@ -92,12 +104,16 @@ def test_tally_by_truth_table(vs):
 
 
 @given(st.lists(st.lists(verdicts, max_size=5), max_size=5))
+@example([[T], [T]])
+@example([[T], [U]])
+@example([[T], [U], [F]])
 def test_merge_by_truth_table(parts):
     results = [tally(enumerate(p)) for p in parts]
     flat = [v for p in parts for v in p]
     # a part with no box is undecided (it proves nothing): merged, it keeps the whole undecided
     expected = F if F in flat else (T if results and all(p and all(v is T for v in p) for p in parts) else U)
     assert merge(results).verdict is expected
+    assert merge(results).boxes == len(flat)
 
 
 def test_merge_of_nothing_is_undecided():
@@ -123,3 +139,17 @@ def test_merge_of_a_proved_part_and_an_empty_one_is_undecided():
 ])
 def test_bisect_constant_deciders(decide, expected):
     assert bisect((arb(0), arb(1)), decide, split_at_midpoint, max_boxes=8).verdict is expected
+
+
+def test_split_boxes_cover_the_range():
+    boxes = split_boxes(fmpq(-1, 3), 2, 7)
+    assert len(boxes) == 7
+    assert boxes[0][0] == fmpq(-1, 3) and boxes[-1][1] == 2
+    assert all(a[1] == b[0] for a, b in zip(boxes, boxes[1:]))
+
+
+def test_split_at_midpoint_covers_the_box():
+    halves = split_at_midpoint((arb(0), arb(3), "tag"))
+    assert len(halves) == 2
+    assert halves[0][0] == 0 and halves[1][1] == 3 and halves[0][1] == halves[1][0]
+    assert all(h[2] == "tag" for h in halves)

@@ -5,18 +5,24 @@ the scan's last order, and on a flat curve (Gaussian location pair: D_alpha/alph
 
 The true value of a pair of finite laws: log sum p^alpha q^(1-alpha) / (alpha (alpha - 1)) in
 mpmath at 40 digits, maximised over a log grid of alpha - 1 from 1e-9 to 1e6 and refined by a
-golden-section search, in both directions, with the KL (the alpha -> 1 limit)."""
+golden-section search, in both directions, with the KL (the alpha -> 1 limit).  For k-ary
+randomized response, whose D_alpha/alpha has a closed form, the bracket of a coarse scan with
+the supremum inside a cell, inside the first cell or beyond the last order, and the chord bound
+of a cell against the curve on it."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 import pytest
+from scipy.optimize import minimize_scalar
 
 from countdp.divergence.loss_cgf import FiniteLossCgf
-from countdp.divergence.tight_rho import tight_rho
+from countdp.divergence.tight_rho import _chord_bound, tight_rho
 from countdp.laws import FinitePmf, Gaussian
+from countdp.mechanisms import epsilon_dp
 
 DPS = 40
 
@@ -174,3 +180,42 @@ def test_the_loss_cgf_of_finite_laws(name):
             mp = d.mp_F(a)
             true = mpmath.log(mpmath.fsum(x ** a * y ** (1 - a) for x, y in zip(pm, qm)))
             assert abs(mp.value - true) <= mp.error + mpmath.mpf(10) ** -28 * abs(true)
+
+
+EPS, K = 1, 10   # 10-ary randomized response at eps = 1: the supremum sits at alpha ~ 2.3
+
+
+def _krr_ratio(alpha):
+    """D_alpha/alpha of k-RR in closed form: log((e^{eps a} + e^{eps (1-a)} + k-2)/(e^eps + k-1))
+    / (a (a-1))."""
+    a, e = mpmath.mpf(alpha), mpmath.mpf(EPS)
+    s = (mpmath.exp(e * a) + mpmath.exp(e * (1 - a)) + K - 2) / (mpmath.exp(e) + K - 1)
+    return mpmath.log(s) / (a * (a - 1))
+
+
+@pytest.mark.mp_dps(30)
+@pytest.mark.parametrize("where, options", [
+    ("inside a cell", {"points_per_decade": 2}),
+    ("inside the first cell", {"alpha_min": 6, "points_per_decade": 2}),
+    ("beyond the last order", {"alpha_max": "1.05", "points_per_decade": 8}),
+])
+def test_the_krr_bracket_contains_the_supremum(where, options):
+    best = minimize_scalar(lambda a: -float(_krr_ratio(a)), bounds=(1.01, 20), method="bounded",
+                           options={"xatol": 1e-10})
+    true = _krr_ratio(best.x)
+    assert 1.5 < best.x < 3.5
+    r = tight_rho(epsilon_dp.krr_pair(EPS, K), refine=False, precise=False,
+                  **{k: (mpmath.mpf(v) if isinstance(v, str) else v) for k, v in options.items()})
+    assert r.lo <= true * (1 + mpmath.mpf(10) ** -9), where
+    assert r.hi >= true * (1 - mpmath.mpf(10) ** -9), where
+
+
+@pytest.mark.mp_dps(30)
+@pytest.mark.parametrize("a, b", [(1.5, 3.0), (2.0, 4.2), (3.0, 11.0), (1.01, 1.2)])
+def test_chord_bound_dominates_the_curve_on_its_cell(a, b):
+    """F(alpha) = (alpha - 1) D_alpha is convex with F(1) = 0: the chord's bound of the cell is at
+    least D_alpha/alpha at every order of the cell (a dense grid of them)."""
+    def F(x):
+        return float(_krr_ratio(x)) * x * (x - 1)
+    bound = _chord_bound(a, b, F(a), F(b))
+    assert bound >= max(float(_krr_ratio(x)) for x in np.linspace(a, b, 401)) * (1 - 1e-12)

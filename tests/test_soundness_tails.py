@@ -5,7 +5,7 @@
    grid from large tails (cut-off next to the peak, where the bound is what separates a true
    enclosure from a false one) to small ones (where the bound is within 1 % of the tail).  The
    same check applied to the bound times 0.99 must find a violation: a bound 1 % too small is
-   detected.
+   detected.  Far out in the tails (closed forms in erfc) each bound is within 0.5 % of its tail.
 2. Each enclosure that adds such a tail (log-Gaussian integrals, the means of the release, the
    small-noise remainder, drift integrals, Gaussian Renyi and mass integrals, the integral route of
    the Gaussian-pair Renyi integral) with its cut-off
@@ -22,6 +22,7 @@ import mpmath
 import pytest
 from flint import arb, ctx
 
+from _ball_reference import exact
 from countdp.arb import (airy_score, drift, gaussian_integrals, gaussian_renyi, integrals, log_gaussian, means,
                          small_noise)
 
@@ -134,13 +135,52 @@ def test_the_grid_includes_large_tails(name, bound, exact, grid):
     assert max(ratios) > 1.1 and min(ratios) < 1.01
 
 
+def _gauss_tail(L, b):
+    """int_L^inf exp(-x^2/2 + b x) dx = e^{b^2/2} sqrt(pi/2) erfc((L - b)/sqrt 2)."""
+    L, b = mpmath.mpf(L), mpmath.mpf(b)
+    return mpmath.exp(b * b / 2) * mpmath.sqrt(mpmath.pi / 2) * mpmath.erfc((L - b) / mpmath.sqrt(2))
+
+
+def _tight(bound, true, within="0.005"):
+    """true <= bound <= (1 + within) true, decided on exact balls."""
+    return bound >= exact(true) and bound <= exact(true * (1 + mpmath.mpf(within)))
+
+
+@pytest.mark.mp_dps(DPS)
+@pytest.mark.parametrize("L, b", [(40, 0), (45, 5), (30, -10)])
+def test_gaussian_tail_bounds_hold_and_are_tight_far_out(L, b):
+    assert _tight(integrals.gauss_tail_upper(L, b), _gauss_tail(L, b))
+    # int_-inf^-L exp(-x^2/2 + b x) dx is the upper tail at L with -b
+    assert _tight(integrals.gauss_tail_lower(-L, b), _gauss_tail(L, -b))
+
+
+@pytest.mark.mp_dps(DPS)
+@pytest.mark.parametrize("A2, B, L", [(2, 1, 25), ("0.5", -3, 60)])
+def test_quadratic_tail_bounds_hold_and_are_tight_far_out(A2, B, L):
+    a = mpmath.mpf(mpmath.mpmathify(A2))
+    # int_L^inf exp(-a x^2/2 + B x) dx = (1/sqrt a) int_{L sqrt a}^inf exp(-y^2/2 + (B/sqrt a) y) dy
+    true = _gauss_tail(L * mpmath.sqrt(a), B / mpmath.sqrt(a)) / mpmath.sqrt(a)
+    assert _tight(integrals.quad_exp_tail_upper(A2, B, L), true)
+    assert _tight(integrals.quad_exp_tail_lower(A2, -B, -L), true)
+
+
+@pytest.mark.mp_dps(DPS)
+@pytest.mark.parametrize("k", [0, 1, 2])
+def test_moment_tail_bounds_hold_and_are_tight_far_out(k):
+    T = mpmath.mpf(40)
+    g = mpmath.exp(-T * T / 2)
+    tail0 = 2 * _gauss_tail(T, 0)
+    true = {0: tail0, 1: 2 * g, 2: 2 * T * g + tail0}[k]  # k = 2 by parts
+    assert _tight(integrals.normal_moment_tail(40, k), true)
+
+
 # --------------------------------------------------------------------------------------------
 # 2. the enclosures that add a tail, with the cut-off next to the peak
 # --------------------------------------------------------------------------------------------
 
 # the cut-off t0 patched into tail_width(): at 0.75 the tails hold a good part of the mass (a tail
 # dropped or of the wrong sign shows); at 3 the bounds are within a few per cent of the tails
-# while these are still far above the balls' radii (a term of a bound left out shows)
+# while these are still far above the balls' radii at 80 bits (a term of a bound left out shows)
 SHORT = (0.75, 3.0)
 
 
@@ -149,6 +189,8 @@ def short_tails(monkeypatch, request):
     for mod in (log_gaussian, drift, gaussian_integrals, means, small_noise):
         monkeypatch.setattr(mod, "tail_width", lambda: arb(request.param))
     monkeypatch.setattr(gaussian_renyi, "_window", lambda bits: request.param)
+    with ctx.workprec(80):  # balls far narrower than the tails left out
+        yield
 
 
 def _phi(z):
@@ -168,7 +210,7 @@ def _assert_encloses(enclosure: arb, value, what: str):
         f"{what}: {enclosure} does not contain {mpmath.nstr(value, 20)}"
 
 
-SIGMAS = [0.25, 1.5]
+SIGMAS = [0.25, 1.0, 1.5]
 
 
 @pytest.mark.parametrize("sigma", SIGMAS)
@@ -188,24 +230,41 @@ def test_half_expectation_integrals(short_tails, sigma):
     _assert_encloses(h.above, true, "E[e^(sZ - s^2) 1{Z > s}]")
 
 
-@pytest.mark.parametrize("n,c,sigma", [(3, 1, 0.5), (0, 2, 1.25)])
+@pytest.mark.parametrize("n,c,sigma", [(3, 1, 0.5), (0, 2, 1.25), (0, 1, 1.0), (3, 1, 1.0)])
 def test_unclipped_error_integral(short_tails, n, c, sigma):
     s = mpmath.mpf(sigma)
     true = _expect(lambda z: abs((n + c) * mpmath.exp(s * z - s * s) - c - n), [s])
     _assert_encloses(log_gaussian.unclipped_error_integral(n, c, arb(sigma)), true, "E|U_n - n|")
 
 
-@pytest.mark.parametrize("n,c,sigma", [(3, 1, 0.5), (10, 2, 0.25)])
-def test_log_count_law(monkeypatch, n, c, sigma):
+@pytest.mark.parametrize("n", [0, 3])
+def test_released_error_integral(short_tails, n):
+    s = mpmath.mpf(1)  # E|[U_n]_+ - n| at sigma = 1, c = 1; kinks where U_n = 0 and U_n = n
+    zc = mpmath.log(mpmath.mpf(1) / (n + 1)) + s * s
+    true = _expect(lambda z: abs(max((n + 1) * mpmath.exp(s * z - s * s) - 1, 0) - n),
+                   [zc, s] if n else [s])
+    _assert_encloses(log_gaussian.released_error_integral(n, 1, arb(1)), true, "E|[U_n]_+ - n|")
+
+
+@pytest.mark.parametrize("n,c,sigma,t0,prec", [
+    (3, 1, 0.5, 0.5, 53), (10, 2, 0.25, 0.5, 53),  # tails of the order of the integrals
+    (0, 1, 1.0, 3, 80), (4, 1, 1.0, 3, 80),        # tails ~1e-4, far above the radii at 80 bits
+])
+def test_log_count_law(monkeypatch, n, c, sigma, t0, prec):
     # (N) at a cut-off T = t0 + 1 next to the peak: mass, mean, variance and cdf of
-    # W = log(U_n + c) ~ N(log(n + c) - sigma^2, sigma^2) must still be enclosed
-    monkeypatch.setattr(log_gaussian, "tail_width", lambda: arb(0.5))
-    law = log_gaussian.log_count_law(n, c, arb(sigma))
-    _assert_encloses(law.mass, 1, "mass")
-    _assert_encloses(law.mean, mpmath.log(n + c) - mpmath.mpf(sigma) ** 2, "E W")
-    _assert_encloses(law.var, mpmath.mpf(sigma) ** 2, "Var W")
-    for k, ball in law.cdf.items():
-        _assert_encloses(ball, mpmath.ncdf(k), f"P(W <= a - s^2 + {k} s)")
+    # W = log(U_n + c) ~ N(log(n + c) - sigma^2, sigma^2) must still be enclosed, each value at
+    # 50 digits contained exactly
+    monkeypatch.setattr(log_gaussian, "tail_width", lambda: arb(t0))
+    with ctx.workprec(prec):
+        law = log_gaussian.log_count_law(n, c, arb(sigma))
+    with mpmath.workdps(DPS):
+        s = mpmath.mpf(sigma)
+        truth = [(law.mass, mpmath.mpf(1), "mass"), (law.mean, mpmath.log(n + c) - s * s, "E W"),
+                 (law.var, s * s, "Var W")]
+        truth += [(ball, mpmath.ncdf(k), f"P(W <= a - s^2 + {k} s)") for k, ball in law.cdf.items()]
+        for ball, value, what in truth:
+            _assert_encloses(ball, value, what)
+            assert ball.contains(exact(value)), what
 
 
 @pytest.mark.parametrize("sigma,a", [(0.5, 0.1), (1.25, -0.5)])

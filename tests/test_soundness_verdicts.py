@@ -1,20 +1,20 @@
 """Soundness of countdp.arb.verdicts by truth tables: every decision over balls that are
-separated, touching at an exact endpoint, overlapping, nested, exact, or infinite.
+separated, touching at an exact endpoint, overlapping, nested, exact, or infinite; the intervals
+that carry tail allowances, and the enclosure handed to the numerical routes.
 
 A row is (a, b, verdict of a < b, of a <= b, of a > b, of a >= b).  Arb rounds a radius up, so
 an exact endpoint of a ball is taken from its ``upper()`` / ``lower()``."""
 
 from __future__ import annotations
 
-import pytest
-from flint import arb
-
 import mpmath
-from flint import ctx
+import pytest
+from flint import arb, ctx, fmpq
 
-from countdp.arb.verdicts import (Verdict, control_verdict, decide_contains, decide_decimal,
-                                  decide_eq_enclosure, decide_ge, decide_gt, decide_le, decide_lt,
-                                  enclosure, verdict_all)
+from countdp.arb.verdicts import (Verdict, control_verdict, decide_contains,
+                                  decide_decimal, decide_eq_enclosure, decide_ge, decide_gt,
+                                  decide_le, decide_lt, enclosure, interval, nonneg_interval,
+                                  sym_interval, verdict_all)
 
 T, F, U = Verdict.PROVED_TRUE, Verdict.PROVED_FALSE, Verdict.UNDECIDED
 INF = arb("inf")
@@ -71,6 +71,11 @@ MEMBERSHIP_TABLE = [
     ("exact and different", ball(2), ball(3), F, F),
     ("infinite value", ball(0, 1), INF, F, F),
     ("whole line contains everything", arb(0, INF), ball(7, 1), T, U),
+    ("contained, off centre", arb("1 +/- 0.1"), arb("1.05 +/- 0.01"), T, U),
+    ("overlapping the upper end", arb("1 +/- 0.1"), arb("1.05 +/- 0.1"), U, U),
+    ("a decimal endpoint", arb("1 +/- 0.1"), arb("1.1"), T, U),
+    ("disjoint, close", arb("1 +/- 0.1"), arb("1.2 +/- 0.05"), F, F),
+    ("exact ball vs a wider one", arb(1), arb("1 +/- 1e-30"), U, U),
 ]
 
 
@@ -124,7 +129,8 @@ def test_enclosure_contains_the_ball(dps):
     precise than mpmath (its midpoint then rounds twice: to decimal, then to binary)."""
     with ctx.workprec(300):
         balls = [arb(k) / 3 for k in range(1, 30)] + [arb(k).sqrt() for k in range(2, 30)] + \
-                [arb.pi() * arb(10) ** 40, arb(1) / 7 + arb(0, 1e-20)]
+                [arb.pi() * arb(10) ** 40, arb(1) / 7 + arb(0, 1e-20), arb.pi() + arb(0, 1e-10),
+                 arb(fmpq(1, 3)) + arb(0, 1e-25), arb("-7 +/- 0.001")]
     with mpmath.workdps(dps):
         pairs = [(b, enclosure(b)) for b in balls]
     with mpmath.workdps(dps + 80), ctx.workprec(600):
@@ -132,3 +138,12 @@ def test_enclosure_contains_the_ball(dps):
             for end in (b.lower(), b.upper()):  # exact binary numbers, printed exactly enough
                 exact = mpmath.mpf(end.str(dps + 100, radius=False))
                 assert abs(exact - mid) <= rad, (b.str(dps + 10, radius=True), dps)
+
+
+def test_intervals_cover_every_point():
+    u = arb("2 +/- 0.5")                                 # u ranges over [1.5, 2.5]
+    for lo, hi, got in ((0, 2.5, nonneg_interval(u)), (-2.5, 2.5, sym_interval(u)),
+                        (-1, 2.5, interval(-1, u))):
+        for x in (lo, hi, (lo + hi) / 2):
+            assert got.contains(arb(x)), (lo, hi, got)
+
