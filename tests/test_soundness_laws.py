@@ -345,3 +345,34 @@ def test_the_arb_construction_agrees_with_mpmath_and_float(name):
             arb_lp = -z * z / 2 - (2 * arb.pi()).sqrt().log() - s.log() - w  # exp(W) - c, W ~ N(mu, s^2)
             mp_lp = d.mp_logpdf(mpmath.mpf(x))
             assert abs(mpmath.mpf(arb_lp.mid().str(60, radius=False)) - mp_lp) <= 1e-25 * (1 + abs(mp_lp))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_cdf_is_zero_below_the_support_and_one_above(name):
+    """Outside its support a law's cdf is exactly 0 (below) or 1 (above), in every number system
+    it has, never a value computed from outside the formula's domain."""
+    law = LAWS[name]
+    fp, mp, d = _cdfs(law)
+    if d is None or (fp is None and mp is None):
+        return
+    below = [d.lo - 1, d.lo - 10, d.lo] if np.isfinite(float(d.lo)) else []
+    above = [d.hi, d.hi + 1] if np.isfinite(float(d.hi)) else []
+    for x in below:
+        if mp is not None:
+            assert mp(x) == 0, (x, mp(x))
+        if fp is not None:
+            assert float(fp(np.array([float(x)]))[0]) == 0, x
+    for x in above:
+        if mp is not None:
+            assert mp(x) == pytest.approx(1, abs=1e-25), (x, mp(x))
+
+
+@pytest.mark.parametrize("p", [1.5, 2, 3, 4])
+def test_the_generalised_gaussian_score_at_its_centre_is_zero(p):
+    """s(x) = p |x - loc|^(p-1) sign(x - loc) is 0 at x = loc (and odd about it)."""
+    from countdp.laws.generalised_gaussian import GeneralisedGaussianDensity
+
+    dens = GeneralisedGaussianDensity(p)
+    assert dens.mp_score(0) == 0
+    for x in ("0.5", "2"):
+        assert dens.mp_score(x) == -dens.mp_score("-" + x) > 0
