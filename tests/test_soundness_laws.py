@@ -376,3 +376,34 @@ def test_the_generalised_gaussian_score_at_its_centre_is_zero(p):
     assert dens.mp_score(0) == 0
     for x in ("0.5", "2"):
         assert dens.mp_score(x) == -dens.mp_score("-" + x) > 0
+
+
+def test_the_location_gap_of_two_mechanisms_origins_is_the_difference_of_their_locations():
+    """Two laws of one mechanism (one family): mu_q - mu_p without cancellation; of two different
+    mechanisms, in either order: the plain difference of their locations (their drifts differ)."""
+    from flint import ctx
+
+    a, b = ShiftedLogGaussian(0.05, 1.0), ShiftedLogGaussian(0.2, 1.0)
+    with ctx.workprec(128):
+        pairs = [(a.unclipped_law(3), a.unclipped_law(5)), (a.unclipped_law(3), b.unclipped_law(5)),
+                 (b.unclipped_law(5), a.unclipped_law(3))]
+        for p, q in pairs:
+            op, oq = p.density.origin, q.density.origin
+            gap, plain = op.location_gap(oq), oq.mu() - op.mu()
+            assert abs(gap - plain) < mpmath.mpf(2) ** -100, (op, oq)
+
+
+def test_the_airy_samplers_envelope_segments_have_the_areas_of_their_exponentials():
+    """The rejection sampler's envelope: each segment's probability is the integral of its
+    exponential piece, the unbounded last one included (a wrong weight biases the sample where
+    a goodness-of-fit test has too few draws to see it)."""
+    from countdp.laws.airy import sampler
+
+    env = sampler._envelope()
+    lengths = np.diff(env.bounds)
+    start = env.log_values + env.slopes * (env.bounds[:-1] - env.points)
+    areas = sampler._segment_areas(start, env.slopes, lengths)
+    for i, (s0, d, lo, hi) in enumerate(zip(start, env.slopes, env.bounds[:-1], env.bounds[1:])):
+        exact = mpmath.quad(lambda x: mpmath.exp(s0 + d * (x - lo)), [lo, hi if np.isfinite(hi) else mpmath.inf])
+        assert float(areas[i]) == pytest.approx(float(exact), rel=1e-12), i
+    assert env.total == pytest.approx(float(areas.sum()), rel=1e-15)
