@@ -99,3 +99,21 @@ def test_eps_of_delta_quadrature_matches_closed_form_both_orderings():
     assert abs(e.value - g) <= e.error + 1e-20
     a, b = e.by_ordering.values()
     assert abs(a - b) <= e.error + 1e-20  # equal-variance Gaussians: symmetric
+
+
+@pytest.mark.parametrize("crossing", ["1e-4", "1e-3", "0.05"])
+def test_a_crossing_just_inside_a_finite_end_of_the_support_is_found(crossing):
+    """P = N(0,1) on [0, 2] against the uniform law on [0, 2]: p/q falls from its value at 0, so
+    at e^eps = p(x*)/q the optimal set is [0, x*]; with x* next to the support's end the sign scan
+    must still see the crossing (the profile is then tiny, not 0): against quadrature of
+    p - e^eps q over [0, x*]."""
+    from countdp.divergence.profile import hockey_stick
+    from countdp.laws.reference import TruncatedGaussian, Uniform
+
+    with mpmath.workdps(30):
+        z = mpmath.ncdf(2) - mpmath.ncdf(0)
+        xs = mpmath.mpf(crossing)
+        eps = mpmath.log(2 * mpmath.npdf(xs) / z)
+        exact = mpmath.quad(lambda x: mpmath.npdf(x) / z - mpmath.exp(eps) / 2, [0, xs])
+        h = hockey_stick(TruncatedGaussian(0, 2), Uniform(0, 2), eps, method="quadrature")
+        assert exact > 0 and abs(h.value - exact) <= exact * mpmath.mpf(10) ** -12, (h.value, exact)
