@@ -34,6 +34,7 @@ from ..numerics.estimate import Estimate
 from ..numerics.quadrature import smooth_quad
 from ..numerics.roots import root_tolerance, solve_decreasing
 from ..numerics.tolerance import working_precision
+from .renyi import log_density_pair
 
 INF = mpmath.mpf("inf")
 
@@ -190,23 +191,16 @@ def _profile_by_quadrature(P: Law, Q: Law, eps, with_mass: bool = False) -> Prof
 
 
 def _log_parts(pd: Density, qd: Density):
-    """t -> (log p, log q) per unit of P's integration coordinate t, kept per (t, precision): the
-    sign scan, the profile's quadrature and the P-mass quadrature meet at the same nodes."""
-    shared = pd.same_coordinate(qd)
+    """:func:`countdp.divergence.renyi.log_density_pair`, kept per (t, precision): the sign scan,
+    the profile's quadrature and the P-mass quadrature meet at the same nodes."""
+    pair = log_density_pair(pd, qd)
     values = {}
 
     def parts(t):
         key = (t, mpmath.mp.prec)
-        v = values.get(key)
-        if v is not None:
-            return v
-        lp = pd.mp_log_integrand_t(t)
-        if shared:
-            lq = qd.mp_log_integrand_t(t)
-        else:
-            lq = qd.mp_logpdf(pd.to_x(t)) + pd.mp_log_dx_dt(t)
-        values[key] = (lp, lq)
-        return lp, lq
+        if key not in values:
+            values[key] = pair(t)
+        return values[key]
 
     return parts
 
