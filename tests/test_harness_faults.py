@@ -264,13 +264,17 @@ def test_undecided():
 """
 
 
+def _core_root(root, tiny_test: str) -> None:
+    """A project root with the check script, the catalogue beyond the formulas and one test file."""
+    (root / "paper_checks").mkdir()
+    (root / "tests").mkdir()
+    (root / "paper_checks" / "s_faults.py").write_text(textwrap.dedent(SCRIPT))
+    (root / "paper_checks" / "_core_faults.py").write_text(textwrap.dedent(CORE_FAULTS))
+    (root / "tests" / "test_tiny.py").write_text(textwrap.dedent(tiny_test))
+
+
 def test_core_faults_caught_by_a_claim_or_a_test_and_a_missed_one(tmp_path):
-    checks, tests = tmp_path / "paper_checks", tmp_path / "tests"
-    checks.mkdir()
-    tests.mkdir()
-    (checks / "s_faults.py").write_text(textwrap.dedent(SCRIPT))
-    (checks / "_core_faults.py").write_text(textwrap.dedent(CORE_FAULTS))
-    (tests / "test_tiny.py").write_text(textwrap.dedent(TINY_TEST))
+    _core_root(tmp_path, TINY_TEST)
     run = fault_runs.run_faults(Settings(quick=True), jobs=2, root=tmp_path)
     by_name = {o.name: o for o in run.core}
     assert list(by_name) == ["holds inverted", "undecided proved", "harmless"]
@@ -306,12 +310,7 @@ def test_core_faults_caught_by_a_claim_or_a_test_and_a_missed_one(tmp_path):
 
 
 def test_a_core_fault_whose_test_does_not_exist_is_not_assessed(tmp_path):
-    checks, tests = tmp_path / "paper_checks", tmp_path / "tests"
-    checks.mkdir()
-    tests.mkdir()
-    (checks / "s_faults.py").write_text(textwrap.dedent(SCRIPT))
-    (checks / "_core_faults.py").write_text(textwrap.dedent(CORE_FAULTS))
-    (tests / "test_tiny.py").write_text("def test_other():\n    pass\n")
+    _core_root(tmp_path, "def test_other():\n    pass\n")
     run = fault_runs.run_faults(Settings(quick=True), jobs=1, root=tmp_path)
     assert [o.how for o in run.core] == ["case", "not assessed", "not assessed"]
     assert [o.caught for o in run.core] == [True, False, False] and not run.complete
