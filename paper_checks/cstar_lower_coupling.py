@@ -134,7 +134,9 @@ def _coupling_cases(check, name, mech, prior, ns, ps, prior_kl, eps):
     for i in (0, len(ns) // 4):
         n = int(ns[i])
         v = float(mech.v(n + 1))
-        rel = "==" if name == "shifted log-Gaussian" else "<="
+        # the budget is the edge's KL itself for the Gaussian (eq 11) and the log-Laplace noise
+        # (its tight zCDP is the KL end), an upper bound of it for the others
+        rel = "==" if name in ("shifted log-Gaussian", "log-Laplace") else "<="
         check.compare({**p, "n": n, "quantity": "KL(P_n||P_{n+1}) vs v(n+1)"}, lhs=edges[i], relation=rel, rhs=v,
                       tol=_quad_tol(v, "1e-10"), route="edge divergence by quadrature vs the mechanism's budget")
     middle = PRIOR_TERM_FACTOR * prior_kl + float(np.sum(ps * edges))

@@ -10,6 +10,7 @@ from countdp.divergence.renyi import kl
 from countdp.laws.expectation import quad_expectation
 from countdp.laws.moments import expected_distance, probability_at_most
 from countdp.laws.reference import Laplace
+from countdp.divergence.tight_rho import tight_rho
 from countdp.mechanisms.log_laplace import LogLaplaceMechanism
 
 
@@ -26,7 +27,9 @@ def test_log_laplace_mechanism_calibration_and_budget():
     v = m.v_array(np.arange(0, 200))
     assert np.all(np.diff(v) <= 0)
     assert v[0] == v[1] and abs(v[5] - float(m.mp_v(5))) < 1e-15 * v[5]
-    assert abs(m.mp_v(7) - m.mp_eps(7) ** 2 / 2) < 1e-28
+    e7 = m.mp_eps(7)
+    assert abs(m.mp_v(7) - (e7 - 1 + mpmath.exp(-e7))) < 1e-28
+    assert m.mp_v(7) < m.bun_steinke_v(7) and abs(m.bun_steinke_v(7) - e7 ** 2 / 2) < 1e-27  # tighter than eps-DP gives
     # zCDP of the unclipped edge n-1 <-> n: D_alpha <= alpha v(n), both directions
     for n in (1, 2, 30):
         d = mpmath.log((n + 1) / mpmath.mpf(n)) / b
@@ -77,3 +80,26 @@ def test_unclipped_pair_kl_is_the_laplace_kl():
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_the_budget_is_the_tight_zcdp_of_the_unclipped_edge():
+    """v(n) = eps_n + e^{-eps_n} - 1 lies in the sup engine's closed bracket of the unclipped pair
+    (and of the released pair, below it: clipping is postprocessing), at small and large n."""
+    m = LogLaplaceMechanism(0.05, 1, r=0.1)
+    for n in (1, 10, 1000):
+        t = tight_rho((m.unclipped_law(n - 1), m.unclipped_law(n)))
+        assert t.bounded and t.lo <= m.mp_v(n) <= t.hi
+        assert t.hi - t.lo < 1e-9 * m.mp_v(n)
+        r = tight_rho((m.released_law(n - 1), m.released_law(n)))
+        assert r.lo <= m.mp_v(n) * (1 + mpmath.mpf(10) ** -12) and r.bounded
+
+
+def test_the_budget_keeps_its_digits_at_huge_counts():
+    """eps + e^{-eps} - 1 cancels ~2 log10(1/eps) digits: with the guard bits the value at
+    n = 10^40 agrees with the series eps^2/2 - eps^3/6 + eps^4/24 to the working precision."""
+    m = LogLaplaceMechanism(0.05, 1, r=0.1)
+    n = 10 ** 40
+    e = m.mp_eps(n)
+    series = e ** 2 / 2 - e ** 3 / 6 + e ** 4 / 24
+    assert abs(m.mp_v(n) / series - 1) < mpmath.mpf(10) ** -28
+    assert m.v_array(np.array([n // 10 ** 30, n // 10 ** 30]))[0] == m.v(n // 10 ** 30)

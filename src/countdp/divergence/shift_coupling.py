@@ -252,18 +252,18 @@ def line_shift_kl(noise: LogNoise, prior: CountPrior, width: float = 1.0, tail: 
 
 def location_kl(noise: LogNoise, ns) -> np.ndarray:
     """KL(P_n || P_{n+1}) = KL(f || f(. - Delta_n)), Delta_n = log((n+1+c)/(n+c))/s, by
-    Gauss-Legendre on panels of the standard noise range (kinks as panel edges)."""
+    Gauss-Legendre on panels of the standard noise range (the kinks of f and of f(. - Delta_n)
+    as panel edges, so that both integrands are smooth on every panel)."""
     ns = np.asarray(ns, dtype=float)
     delta = np.log1p(1 / (ns + noise.c)) / noise.s
-    cuts = sorted({noise.lo, noise.hi, *[k for k in noise.kinks], *[k + float(d) for k in noise.kinks
-                                                                      for d in (delta.min(), delta.max())]})
-    edges = np.concatenate([np.linspace(a, b, 400)[:-1] for a, b in zip(cuts[:-1], cuts[1:])] + [[cuts[-1]]])
-    half = np.diff(edges) / 2
-    z = (((edges[:-1] + edges[1:]) / 2)[:, None] + half[:, None] * _GL[0][None, :]).ravel()
-    w = (half[:, None] * _GL[1][None, :]).ravel()
-    lf = noise.logpdf(z)
     out = np.empty(len(ns))
     for i, d in enumerate(delta):
+        cuts = sorted({noise.lo, noise.hi, *noise.kinks, *[k + float(d) for k in noise.kinks]})
+        edges = np.concatenate([np.linspace(a, b, 400)[:-1] for a, b in zip(cuts[:-1], cuts[1:])] + [[cuts[-1]]])
+        half = np.diff(edges) / 2
+        z = (((edges[:-1] + edges[1:]) / 2)[:, None] + half[:, None] * _GL[0][None, :]).ravel()
+        w = (half[:, None] * _GL[1][None, :]).ravel()
+        lf = noise.logpdf(z)
         out[i] = np.sum(w * np.exp(lf) * (lf - noise.logpdf(z - d)))
     return out
 

@@ -8,8 +8,11 @@ log-Gaussian one.
   E|Y - n| <= E|U_n - n| = (n + c) r0/(1 + c) <= r0 n < r n for n >= 1 (clipping cannot increase
   the distance to n >= 0).
 * Privacy: on edge n-1 <-> n the log-likelihood ratio is bounded by eps_n = log((n+c)/(n-1+c))/b,
-  so the edge is eps_n-DP, hence (eps_n^2/2)-zCDP (Bun and Steinke 2016, Prop. 3.3), in both
-  directions; clipping is postprocessing.  Budget v(n) = eps_n^2 / 2, nonincreasing, v(0) = v(1).
+  so the edge is eps_n-DP; before clipping it is exactly the eps_n-DP Laplace mechanism (a
+  translate by eps_n of a standard Laplace law in w = log(y + c), in units of b), whose tight
+  zCDP parameter is eps_n + e^{-eps_n} - 1 (Harrison and Manurangsi 2025: the supremum over the
+  orders is the KL end).  Clipping is postprocessing.  Budget v(n) = eps_n + e^{-eps_n} - 1, below
+  the eps_n^2/2 of Bun and Steinke (2016, Prop. 3.3), nonincreasing, v(0) = v(1).
 
 The closed forms are in :mod:`countdp.formulas.log_laplace`.
 """
@@ -34,6 +37,7 @@ class LogShiftedLaplaceDensity(LogShiftDensity):
     bookkeeping of countdp.laws.LogShiftDensity); the kink of the Laplace law is a node."""
 
     noise_kinks = (0,)
+    noise_log_lipschitz = 1   # log g(z) = -|z| - log 2
 
     def __init__(self, mu, b, c, lo=None, origin=None):
         super().__init__(mu, b, c, lo, scale_name="b", origin=origin)
@@ -78,8 +82,30 @@ class LogLaplaceMechanism(LogScaleBudget):
         return formulas.log_gap(validate.count("n", n), self.c) / self.mp_b()
 
     def mp_noise_scale(self):
-        """The budget's scale: b (v(n) = eps_n^2/2 = log^2((n + c)/(n - 1 + c)) / (2 b^2))."""
+        """The noise scale b in w = log(y + c)."""
         return self.mp_b()
+
+    def mp_v(self, n):
+        """The tight budget v(n) = eps_n + e^{-eps_n} - 1 (the exact zCDP parameter of the
+        unclipped edge; see the module docstring), at the working precision: the sum loses
+        about 2 log2(1/eps_n) bits to cancellation, which are added as guard bits."""
+        eps = self.mp_eps(n)
+        guard = 2 * max(0, -int(mpmath.floor(mpmath.log(eps, 2)))) + 16
+        with mpmath.workprec(mpmath.mp.prec + guard):
+            v = formulas.laplace_kl(eps)
+        return +v
+
+    def v_array(self, ns) -> np.ndarray:
+        """v(n) over an integer array in float64 (each distinct count rounded from :meth:`v`);
+        refused like :meth:`v` when an entry leaves float64 range."""
+        ns = validate.counts("n", ns)
+        distinct, where = np.unique(ns, return_inverse=True)
+        values = np.array([self.v(int(k)) for k in distinct], dtype=float)
+        return values[where].reshape(ns.shape)
+
+    def bun_steinke_v(self, n):
+        """eps_n^2/2: the budget eps_n-DP alone gives (Bun and Steinke 2016, Prop. 3.3), above v(n)."""
+        return formulas.budget(validate.count("n", n), self.mp_b(), self.c)
 
     def abs_multiplicative_error(self):
         """E|e^{bL} - 1| = b/(1 - b^2)."""
