@@ -24,6 +24,8 @@ from countdp.mechanisms import LogScaleBudget
 class LogShiftedLogisticDensity(LogShiftDensity):
     """Density of exp(mu + s L) - c, L standard logistic."""
 
+    noise_log_lipschitz = 1  # (log g)'(z) = -tanh(z/2): at most 1 in absolute value
+
     def mp_noise_logpdf(self, z):
         return -abs(z) - 2 * mpmath.log1p(mpmath.exp(-abs(z)))
 

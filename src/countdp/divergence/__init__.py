@@ -18,7 +18,10 @@ module, so the function of the same name is ``renyi.renyi``: ``from countdp.dive
 renyi; renyi.renyi(P, Q, 2)``).  The names are imported lazily, on first use.
 
 A new noise law in log space (a :class:`~countdp.laws.LogShiftDensity`) gets all of these with
-no further code; see the researcher's guide in the documentation.
+no further code, and a closed tight-rho bracket once it declares one proven constant
+(:mod:`~countdp.divergence.noise_pair`); see the researcher's guide in the documentation.
+Pairs at any scale are evaluated in their own standardised coordinate
+(:mod:`~countdp.divergence.standardise`, :mod:`~countdp.divergence.noise_pair`).
 """
 
 from ..numerics.lazy import lazy_exports
@@ -32,6 +35,8 @@ EXPORTS = {
     "tight_rho": ("TightRho", "DirectionSup", "SupRatio", "renyi_curve", "mp_renyi", "d_infinity", "pmf_sup_ratio"),
     "loss_cgf": ("LossCgf", "DInfinity", "LargeAlphaEnd"),
     "location": ("SymmetricLogConcave", "location_pair", "location_loss_cgf"),
+    "noise_pair": ("NoisePair", "NoisePairLossCgf"),
+    "standardise": ("standardised", "AffineDensity"),
     "profile": ("eps_of_delta", "hockey_stick", "Profile", "Epsilon", "gaussian_eps_of_delta",
                 "gaussian_hockey_stick"),
     "zcdp": ("zcdp_to_approx_dp", "chernoff_epsilon", "cks_eps", "cks_delta", "compose_budgets", "composed_budget",

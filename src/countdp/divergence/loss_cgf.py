@@ -73,6 +73,7 @@ class LossCgf:
 
     route = ""
     infinite_reason: str | None = None
+    end_bounds_cells = False   # large_alpha_end(a) is cheap and may bound the cells beyond a too
     default_ppd = 16
     max_evals = 4000
 

@@ -20,7 +20,7 @@ Every function raises ValueError naming a bad parameter and its range.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import mpmath
@@ -35,6 +35,7 @@ from ..numerics.quadrature import smooth_quad
 from ..numerics.roots import root_tolerance, solve_decreasing
 from ..numerics.tolerance import working_precision
 from .renyi import log_density_pair
+from .standardise import standardised
 
 INF = mpmath.mpf("inf")
 
@@ -168,6 +169,11 @@ def _atom_part(P: Law, Q: Law, gamma) -> _AtomPart:
 
 
 def _profile_by_quadrature(P: Law, Q: Law, eps, with_mass: bool = False) -> Profile:
+    std = standardised(P, Q)  # a scale far from 1: the same profile at scale 1
+    if std is not None:
+        prof = _profile_by_quadrature(*std[:2], eps, with_mass)
+        c, s = std[2:]
+        return replace(prof, crossings=[c + s * u for u in prof.crossings])
     atoms = _atom_part(P, Q, mpmath.exp(eps))
     total, err, mass = atoms.value, atoms.error, atoms.p_mass
     methods = [atoms.method] if atoms.method else []

@@ -28,6 +28,7 @@ from ..laws import Density, Gaussian, Law, LogShiftedGaussian, PointMass
 from .. import formulas
 from ..laws.base import check_law
 
+from .standardise import standardised
 from .value import INF, Divergence, infinite as _infinite  # noqa: F401 (the result type)
 _QUAD_METHOD = "tanh-sinh"
 MAX_TERMS = 50_000  # integer laws: the most pmf terms a divergence sum may enumerate
@@ -128,6 +129,9 @@ def _closed_form(P: Law, Q: Law, alpha) -> Divergence | None:
 def _by_summation_and_quadrature(P: Law, Q: Law, alpha) -> Divergence:
     if P.integer or Q.integer:
         return _integer_laws(P, Q, alpha)
+    std = standardised(P, Q)  # a scale far from 1: the same divergence at scale 1
+    if std is not None:
+        P, Q = std[:2]
     is_kl = alpha == 1
     total = mpmath.mpf(0)
     err = mpmath.mpf(0)

@@ -48,6 +48,8 @@ from ..laws.base import check_law
 from ..numerics import validate
 from ..numerics.estimate import Estimate
 from .location import location_loss_cgf, location_pair
+from .noise_pair import NoisePairLossCgf, noise_pair
+from .standardise import standardised
 from .loss_cgf import (INF, MACH, DensityLossCgf, DInfinity, FiniteLossCgf, LargeAlphaEnd,
                        LibraryLossCgf, LossCgf, finite_support_pmfs)
 
@@ -171,6 +173,12 @@ def _direction(P: Law, Q: Law, breakpoints, tail, location: bool = True) -> Loss
         loc = location_pair(P, Q)
         if loc is not None:
             return location_loss_cgf(*loc)
+    pair = noise_pair(P, Q)
+    if pair is not None:
+        return NoisePairLossCgf(pair, breakpoints)
+    std = standardised(P, Q)  # a scale far from 1: the same divergences at scale 1
+    if std is not None:
+        P, Q = std[:2]
     fin = finite_support_pmfs(P, Q, tail)
     if fin is not None:
         ps, qs, tp, tq = fin
@@ -251,6 +259,7 @@ class _Scan:
         R = float(d.loss_range())
         self.c_interp = R ** 3 / 24 if np.isfinite(R) else math.inf
         self._ends: dict[float, LargeAlphaEnd] = {}
+        self.note = ""             # why the tail was not pushed further out (when it was not)
 
     def evaluate(self, alphas) -> None:
         alphas = [a for a in alphas if a not in self.pts]
@@ -275,7 +284,10 @@ class _Scan:
         Fa, Ea = self.pts[a]
         Fb, Eb = self.pts[b]
         Da, Db = (Fa + Ea) / (a - 1), (Fb + Eb) / (b - 1)
-        return min(_chord_bound(a, b, Fa + Ea, Fb + Eb), _d_interp_bound(a, b, Da, Db, self.c_interp))
+        ub = min(_chord_bound(a, b, Fa + Ea, Fb + Eb), _d_interp_bound(a, b, Da, Db, self.c_interp))
+        if self.d.end_bounds_cells:  # the evaluator's bound for every order >= a holds on the cell
+            ub = min(ub, self.end(a).bound)
+        return ub
 
     def first_ub(self, a0: float) -> float:
         """(1, a0]: D nondecreasing gives D_alpha/alpha <= D_a0; D(1) = KL and |D''| <= R^3/12."""
@@ -294,6 +306,7 @@ def _branch_and_bound(scan: _Scan, rel_tol: float, max_evals: int) -> None:
     """Split every cell whose upper bound exceeds the best value by more than the tolerance (the
     first cell toward alpha = 1, the tail outward) until none is left or the budget is spent."""
     lower_floor = 1e-13  # alpha - 1 below which the first cell is not split further
+    push = True          # the tail is pushed out while the float route can evaluate there
     for _ in range(200):
         xs = scan.orders()
         lo = scan.lower()
@@ -309,11 +322,20 @@ def _branch_and_bound(scan: _Scan, rel_tol: float, max_evals: int) -> None:
         if not end.bounded:
             # the large-alpha end cannot be bounded: the bracket stays open, refining is moot
             return
-        if end.bound > lo + tol and A < 1e15:
-            split.append(1 + (A - 1) * 10)
+        beyond = 1 + (A - 1) * 10
+        if push and end.bound > lo + tol and A < 1e15:
+            split.append(beyond)
         if not split or len(scan.pts) >= max_evals:
             return
         scan.evaluate(split[: max(1, max_evals - len(scan.pts))])
+        if beyond in scan.pts and not np.isfinite(scan.pts[beyond][0]):
+            # D_alpha <= D_inf < inf (or the evaluator's own finite bound) for every alpha >= A:
+            # an infinite F out there is the float route failing, not a divergence.  The end
+            # stays the (valid, looser) bound at A.
+            del scan.pts[beyond]
+            scan.note = (f"the float64 route cannot evaluate alpha = {beyond:.4g}; the end is the "
+                         f"bound at alpha >= {A:.4g}")
+            push = False
 
 
 def _tail(scan: _Scan, dinf_how: str) -> tuple[str, bool, float]:
@@ -322,7 +344,7 @@ def _tail(scan: _Scan, dinf_how: str) -> tuple[str, bool, float]:
     A = xs[-1]
     end = scan.end(A)
     if end.bounded:
-        return end.how, True, end.bound
+        return end.how + (f" ({scan.note})" if scan.note else ""), True, end.bound
     r = [scan.ratio(a)[0] for a in xs]
     last = r[-max(4, len(xs) // 10):]
     peak = max(r)

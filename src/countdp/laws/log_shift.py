@@ -20,9 +20,23 @@ class LogShiftDensity(Density):
     ``noise_logpdf(z)`` (numpy) and ``mp_noise_sf(z)``; ``noise_kinks`` lists standardised points
     where g has a kink (quadrature nodes).  ``origin``: how a mechanism made (mu, s, c), for
     engines that recompute them exactly in balls (a :class:`LogShiftOrigin`); None: the stored
-    binary parameters are the law."""
+    binary parameters are the law.
+
+    The protocol of a new noise law (what the divergence engines need; see
+    :mod:`countdp.divergence.noise_pair`): the four methods ``mp_noise_logpdf``,
+    ``noise_logpdf``, ``mp_noise_sf``, ``mp_noise_cdf`` (the cdf where 1 - sf would cancel),
+    ``noise_kinks``, ``noise_parameters`` (a tuple of any shape parameters of the noise: two laws
+    are one noise at two locations only when their classes and parameters agree), and, to close
+    the large-alpha end of the tight-rho bracket, one of two proven constants:
+    ``noise_log_lipschitz = Lip`` when |(log g)'| <= Lip (a bounded privacy loss: Laplace,
+    logistic, Lip = 1), or ``noise_score_subgaussian = S`` when g is log-concave and its score
+    s = -(log g)' has E exp(u s(X)) <= exp(S u^2/2) (the Gaussian: S = 1).  None: not declared
+    (the end then rests on a numerical sup of the log-ratio)."""
 
     noise_kinks: tuple = ()
+    noise_parameters: tuple = ()
+    noise_log_lipschitz: float | None = None
+    noise_score_subgaussian: float | None = None
     origin: "LogShiftOrigin | None"
 
     def __init__(self, mu, s, c, lo=None, scale_name="s", origin: "LogShiftOrigin | None" = None):
@@ -156,7 +170,10 @@ class LogShiftOrigin:
 
 
 class LogShiftedGaussianDensity(LogShiftDensity):
-    """eq (10): W ~ N(mu, s^2), i.e. ``f(u) = phi((log(u + c) - mu)/s) / (s (u + c))``."""
+    """eq (10): W ~ N(mu, s^2), i.e. ``f(u) = phi((log(u + c) - mu)/s) / (s (u + c))``.  The score
+    of the standard normal is z itself, with E exp(u Z) = exp(u^2/2): sub-Gaussian with S = 1."""
+
+    noise_score_subgaussian = 1
 
     def __init__(self, mu, s, c, lo=None, origin: LogShiftOrigin | None = None):
         super().__init__(mu, s, c, lo, scale_name="sigma", origin=origin)

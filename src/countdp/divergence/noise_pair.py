@@ -1,0 +1,161 @@
+"""One noise law at two locations, in the noise's own coordinate: the sup engine's route for
+pairs of laws ``loc + scale X`` (Gaussian laws) and ``exp(loc + scale X) - c``, clipped at 0 or
+not (every count mechanism in log space, eqs 4 and 10), whatever the noise X.
+
+Standardising.  With ``t = x`` (a Gaussian law) or ``t = log(y + c)`` (log space) and
+``z = (t - loc_P)/scale``, the map y -> z is a bijection of the support, so every divergence of
+the pair is that of
+
+    P_z = law of max(X, z0),     Q_z = law of max(X + d, z0),     d = (loc_Q - loc_P)/scale,
+
+with ``z0 = (log c - loc_P)/scale`` the clip point (none for an unclipped pair): the densities
+``g(z)`` and ``g(z - d)`` on ``(z0, inf)`` and the atoms ``G(z0)``, ``G(z0 - d)`` at ``z0``
+(d and z0 in mpmath at the working precision).  In this coordinate the quadrature sees neither
+the scale (1e-200 and 1e200 alike) nor the location (log(n + c) at any n).
+
+The large-alpha end.  Clipping is post-processing, so each bound below, proved for the
+unclipped pair, holds for the clipped one too.  A noise may declare (see
+:class:`countdp.laws.LogShiftDensity`, the protocol a user implements):
+
+* ``noise_log_lipschitz = Lip``: |log g(z) - log g(z')| <= Lip |z - z'|.  Then the privacy loss
+  is bounded, |L| <= Lip |d| (the atoms' log-ratio log G(z0)/G(z0 - d) too), so
+  ``D_inf <= Lip |d|`` and ``sup_{alpha >= A} D_alpha/alpha <= Lip |d| / A``, which falls below
+  any KL > 0; the loss range ``2 Lip |d|`` feeds the engine's second-order cell bound;
+* ``noise_score_subgaussian = S`` (g log-concave): E exp(u s(X)) <= exp(S u^2/2) for the score
+  ``s = -(log g)'`` and every real u.  Log-concavity gives ``L(z) <= -d s(z - d)``, hence
+  ``(alpha - 1) D_alpha <= log E exp(-alpha d s(X)) <= S alpha^2 d^2/2`` and
+  ``sup_{alpha >= A} D_alpha/alpha <= S d^2 A / (2 (A - 1))`` (for the Gaussian, S = 1 and the
+  bound tends to rho* = d^2/2 itself).
+
+Without either constant the end falls back to the numerical sup of the log-ratio over a grid
+(:class:`~countdp.divergence.loss_cgf.DensityLossCgf`), and says so.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import mpmath
+import numpy as np
+
+from ..laws import ContinuousLaw, Law, LogShiftDensity, MixedLaw
+from ..laws.base import CallableDensity
+from ..laws.gaussian import GaussianDensity
+from ..laws.log_shift import ClippedAtZero, LogShiftedGaussianDensity
+from .loss_cgf import MACH, DensityLossCgf, LargeAlphaEnd
+
+__all__ = ["NoisePair", "noise_pair", "NoisePairLossCgf"]
+
+# the standard normal noise, as the log-space Gaussian density implements it (one place)
+_NORMAL = LogShiftedGaussianDensity(0, 1, 1)
+_PROBES = ("-2.5", "-0.75", "0", "0.4", "1.9")  # where two noises must agree to count as one
+
+
+@dataclass(frozen=True)
+class NoisePair:
+    """A pair in the noise coordinate: ``P``, ``Q`` (laws of max(X, z0), max(X + d, z0)), the shift
+    ``d``, the noise (the object carrying the protocol) and whether the pair is clipped."""
+
+    P: Law
+    Q: Law
+    shift: object
+    noise: object
+    clipped: bool
+
+
+def _parts(L: Law):
+    """(noise, loc, scale, coordinate, clip point in t or None) of a law the route knows, else None."""
+    if isinstance(L, ClippedAtZero):
+        d = L.base.density
+        if d.lo_mp != -d.c:
+            return None
+        return d, d.mu, d.s, ("log", d.c), mpmath.log(d.c)
+    if L.atoms() or L.integer or not isinstance(L, ContinuousLaw):
+        return None
+    d = L.density
+    if isinstance(d, LogShiftDensity) and d.lo_mp == -d.c:
+        return d, d.mu, d.s, ("log", d.c), None
+    if type(d) is GaussianDensity and d.lo == -np.inf and d.hi == np.inf:
+        return _NORMAL, d.mu, d.s, ("identity",), None
+    return None
+
+
+def _same_noise(a, b) -> bool:
+    """One standard noise law: the same class, the same declared parameters, the same log density
+    at a few points (a guard against a subclass with a parameter it did not declare)."""
+    if type(a) is not type(b) or getattr(a, "noise_parameters", ()) != getattr(b, "noise_parameters", ()):
+        return False
+    return all(a.mp_noise_logpdf(mpmath.mpf(z)) == b.mp_noise_logpdf(mpmath.mpf(z)) for z in _PROBES)
+
+
+def _standardised(noise, shift, z0, mass_at_clip, name: str) -> Law:
+    """The law of max(X + shift, z0) (z0 None: X + shift)."""
+    sf = float(shift)
+    dens = CallableDensity(lambda z: noise.mp_noise_logpdf(z - shift),
+                           lo=-np.inf if z0 is None else float(z0), center=sf, scale=1.0,
+                           mass=None if z0 is None else noise.mp_noise_sf(z0 - shift),
+                           np_logpdf=lambda z: noise.noise_logpdf(np.asarray(z, dtype=float) - sf))
+    if z0 is None:
+        return ContinuousLaw(dens, name=name)
+    return MixedLaw({z0: mass_at_clip}, dens, name=name)
+
+
+def noise_pair(P: Law, Q: Law) -> NoisePair | None:
+    """P and Q as one noise law at two locations of one scale, in the noise coordinate, or None
+    when they are not such a pair (different noises, scales, shifts c, or clipping)."""
+    a, b = _parts(P), _parts(Q)
+    if a is None or b is None:
+        return None
+    (nP, locP, sP, keyP, clipP), (nQ, locQ, sQ, keyQ, clipQ) = a, b
+    if keyP != keyQ or sP != sQ or (clipP is None) != (clipQ is None) or not _same_noise(nP, nQ):
+        return None
+    d = (locQ - locP) / sP
+    z0 = None if clipP is None else (clipP - locP) / sP
+    Pz = _standardised(nP, mpmath.mpf(0), z0, None if z0 is None else nP.mp_noise_cdf(z0), "X (P's coordinate)")
+    Qz = _standardised(nP, d, z0, None if z0 is None else nP.mp_noise_cdf(z0 - d), "X + d")
+    return NoisePair(Pz, Qz, d, nP, z0 is not None)
+
+
+class NoisePairLossCgf(DensityLossCgf):
+    """F(alpha) of a :class:`NoisePair`: the density quadrature in the noise coordinate, with the
+    large-alpha end and the loss range from the noise's declared constants (module docstring)."""
+
+    def __init__(self, pair: NoisePair, breakpoints=()):
+        kinks = tuple(getattr(pair.noise, "noise_kinks", ()))
+        bps = [float(k) for k in kinks] + [float(k + pair.shift) for k in kinks] + list(breakpoints)
+        super().__init__(pair.P, pair.Q, bps)
+        self.route = ("quadrature in the noise's coordinate z = (t - loc)/scale"
+                      + (" (+ the atoms at the clip point)" if pair.clipped else ""))
+        self.shift = abs(pair.shift)
+        self.lipschitz = getattr(pair.noise, "noise_log_lipschitz", None)
+        self.subgaussian = getattr(pair.noise, "noise_score_subgaussian", None)
+        self.end_bounds_cells = self.lipschitz is not None or self.subgaussian is not None
+        if self.lipschitz is None:
+            # an unbounded loss: no second-order cell bound, so the chords of a flat curve close
+            # slowly; past a few hundred orders more splitting narrows the bracket little
+            self.max_evals = 1200
+
+    def loss_range(self):
+        if self.lipschitz is not None:
+            return 2 * mpmath.mpf(self.lipschitz) * self.shift * (1 + 8 * mpmath.eps)
+        return super().loss_range()
+
+    def large_alpha_end(self, order: float) -> LargeAlphaEnd:
+        A, d = float(order), float(self.shift)
+        ends = []
+        if self.lipschitz is not None:
+            dinf = float(self.lipschitz) * d
+            ends.append(LargeAlphaEnd(A, dinf / A * (1 + 8 * MACH),
+                                      f"the noise's log density is {self.lipschitz}-Lipschitz: D_inf <= "
+                                      f"{self.lipschitz} |d| = {dinf:.6g}; sup over alpha >= {A:.4g} is at "
+                                      f"most D_inf/alpha = {dinf / A:.4g}"))
+        if self.subgaussian is not None and A > 1:
+            bound = float(self.subgaussian) * d * d * A / (2 * (A - 1)) * (1 + 8 * MACH)
+            ends.append(LargeAlphaEnd(A, bound,
+                                      f"the noise's score is sub-Gaussian (S = {self.subgaussian}, log-concave "
+                                      f"law): (alpha - 1) D_alpha <= S alpha^2 d^2/2; sup over alpha >= "
+                                      f"{A:.4g} is at most {bound:.6g}"))
+        if not ends:
+            return super().large_alpha_end(order)
+        return min(ends, key=lambda e: e.bound)
