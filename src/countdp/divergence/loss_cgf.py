@@ -528,7 +528,8 @@ class DensityLossCgf(LossCgf):
             base = self.X[-1] if out > 0 else self.X[0]
             xs = base + out * self.scale * 2.0 ** np.arange(1, 31)
             lp, lq = self._logs(xs)
-            L = sign * (lp - lq)
+            with np.errstate(invalid="ignore"):  # -inf - -inf far out: not finite, dropped below
+                L = sign * (lp - lq)
             ok = np.isfinite(L)
             if not np.any(ok):
                 continue

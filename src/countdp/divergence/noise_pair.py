@@ -6,11 +6,12 @@ Standardising.  With ``t = x`` (a Gaussian law) or ``t = log(y + c)`` (log space
 ``z = (t - loc_P)/scale``, the map y -> z is a bijection of the support, so every divergence of
 the pair is that of
 
-    P_z = law of max(X, z0),     Q_z = law of max(X + d, z0),     d = (loc_Q - loc_P)/scale,
+    P_z = law of max(X, z0) - z0,    Q_z = law of max(X + d, z0) - z0,    d = (loc_Q - loc_P)/scale,
 
-with ``z0 = (log c - loc_P)/scale`` the clip point (none for an unclipped pair): the densities
-``g(z)`` and ``g(z - d)`` on ``(z0, inf)`` and the atoms ``G(z0)``, ``G(z0 - d)`` at ``z0``
-(d and z0 in mpmath at the working precision).  In this coordinate the quadrature sees neither
+with ``z0 = (log c - loc_P)/scale`` the clip point (an unclipped pair is X vs X + d): the
+densities ``g(v + z0)`` and ``g(v + z0 - d)`` on ``v > 0`` and the atoms ``G(z0)``, ``G(z0 - d)``
+at exactly 0 (d and z0 in mpmath at the working precision; measuring from the clip point keeps
+the support's end exact, so no mass moves between the atom and the density).  In this coordinate the quadrature sees neither
 the scale (1e-200 and 1e200 alike) nor the location (log(n + c) at any n).
 
 The large-alpha end.  Clipping is post-processing, so each bound below, proved for the
@@ -54,14 +55,18 @@ _PROBES = ("-2.5", "-0.75", "0", "0.4", "1.9")  # where two noises must agree to
 
 @dataclass(frozen=True)
 class NoisePair:
-    """A pair in the noise coordinate: ``P``, ``Q`` (laws of max(X, z0), max(X + d, z0)), the shift
-    ``d``, the noise (the object carrying the protocol) and whether the pair is clipped."""
+    """A pair in the noise coordinate: ``P``, ``Q`` (laws of max(X, z0) - z0 and max(X + d, z0) - z0,
+    or of X and X + d unclipped), the shift ``d``, the noise (the object carrying the protocol)."""
 
     P: Law
     Q: Law
     shift: object
     noise: object
-    clipped: bool
+    origin: object    # z0 for a clipped pair (the laws are measured from it), 0 for an unclipped one
+
+    @property
+    def clipped(self) -> bool:
+        return self.P.atoms() != {}
 
 
 def _parts(L: Law):
@@ -89,16 +94,20 @@ def _same_noise(a, b) -> bool:
     return all(a.mp_noise_logpdf(mpmath.mpf(z)) == b.mp_noise_logpdf(mpmath.mpf(z)) for z in _PROBES)
 
 
-def _standardised(noise, shift, z0, mass_at_clip, name: str) -> Law:
-    """The law of max(X + shift, z0) (z0 None: X + shift)."""
-    sf = float(shift)
-    dens = CallableDensity(lambda z: noise.mp_noise_logpdf(z - shift),
-                           lo=-np.inf if z0 is None else float(z0), center=sf, scale=1.0,
-                           mass=None if z0 is None else noise.mp_noise_sf(z0 - shift),
-                           np_logpdf=lambda z: noise.noise_logpdf(np.asarray(z, dtype=float) - sf))
+def _standardised(noise, shift, z0, name: str) -> Law:
+    """The law of max(X + shift, z0) - z0 (z0 None: X + shift): measured from the clip point, so
+    that the density's support starts at exactly 0 (a float z0 would move mass between the
+    atom and the density by g(z0) times its rounding)."""
+    o = mpmath.mpf(0) if z0 is None else z0
+    off = o - shift                        # the density at v is g(v + o - shift)
+    off_f = float(off)
+    dens = CallableDensity(lambda v: noise.mp_noise_logpdf(v + off),
+                           lo=-np.inf if z0 is None else 0.0, center=-off_f, scale=1.0,
+                           mass=None if z0 is None else noise.mp_noise_sf(off),
+                           np_logpdf=lambda v: noise.noise_logpdf(np.asarray(v, dtype=float) + off_f))
     if z0 is None:
         return ContinuousLaw(dens, name=name)
-    return MixedLaw({z0: mass_at_clip}, dens, name=name)
+    return MixedLaw({0: noise.mp_noise_cdf(off)}, dens, name=name)
 
 
 def noise_pair(P: Law, Q: Law) -> NoisePair | None:
@@ -112,9 +121,9 @@ def noise_pair(P: Law, Q: Law) -> NoisePair | None:
         return None
     d = (locQ - locP) / sP
     z0 = None if clipP is None else (clipP - locP) / sP
-    Pz = _standardised(nP, mpmath.mpf(0), z0, None if z0 is None else nP.mp_noise_cdf(z0), "X (P's coordinate)")
-    Qz = _standardised(nP, d, z0, None if z0 is None else nP.mp_noise_cdf(z0 - d), "X + d")
-    return NoisePair(Pz, Qz, d, nP, z0 is not None)
+    Pz = _standardised(nP, mpmath.mpf(0), z0, "max(X, z0) - z0")
+    Qz = _standardised(nP, d, z0, "max(X + d, z0) - z0")
+    return NoisePair(Pz, Qz, d, nP, mpmath.mpf(0) if z0 is None else z0)
 
 
 class NoisePairLossCgf(DensityLossCgf):
@@ -123,7 +132,8 @@ class NoisePairLossCgf(DensityLossCgf):
 
     def __init__(self, pair: NoisePair, breakpoints=()):
         kinks = tuple(getattr(pair.noise, "noise_kinks", ()))
-        bps = [float(k) for k in kinks] + [float(k + pair.shift) for k in kinks] + list(breakpoints)
+        o = pair.origin
+        bps = [float(k - o) for k in kinks] + [float(k + pair.shift - o) for k in kinks] + list(breakpoints)
         super().__init__(pair.P, pair.Q, bps)
         self.route = ("quadrature in the noise's coordinate z = (t - loc)/scale"
                       + (" (+ the atoms at the clip point)" if pair.clipped else ""))
