@@ -202,3 +202,17 @@ def test_control_dropping_the_dither_is_rejected():
 def test_bad_input_raises_value_error(call):
     with pytest.raises(ValueError):
         call()
+
+
+def test_the_variance_error_bar_covers_every_corner_of_the_two_moment_boxes(monkeypatch):
+    """Var = m2 - m1^2 from two quadratures with errors e1, e2: the bar must be at least
+    max |(m2 +- e2) - (m1 +- e1)^2 - Var| = e2 + 2|m1| e1 + e1^2 (pinned with fixed inputs)."""
+    from countdp.laws import moments
+
+    answers = iter([(mpmath.mpf(3), mpmath.mpf("0.1")), (mpmath.mpf(10), mpmath.mpf("0.2"))])
+    monkeypatch.setattr(moments, "quad_expectation", lambda law, f, breaks=(): next(answers))
+    m = moments.law_moments(Gaussian(0, 1))
+    corners = [(10 + s2 * mpmath.mpf("0.2")) - (3 + s1 * mpmath.mpf("0.1")) ** 2 - m.variance
+               for s1 in (-1, 1) for s2 in (-1, 1)]
+    assert m.variance == 1 and m.error >= max(abs(c) for c in corners)
+    assert abs(m.error - mpmath.mpf("0.81")) < 1e-25

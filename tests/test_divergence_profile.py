@@ -117,3 +117,15 @@ def test_a_crossing_just_inside_a_finite_end_of_the_support_is_found(crossing):
         exact = mpmath.quad(lambda x: mpmath.npdf(x) / z - mpmath.exp(eps) / 2, [0, xs])
         h = hockey_stick(TruncatedGaussian(0, 2), Uniform(0, 2), eps, method="quadrature")
         assert exact > 0 and abs(h.value - exact) <= exact * mpmath.mpf(10) ** -12, (h.value, exact)
+
+
+def test_an_eps_of_zero_keeps_the_error_of_the_profile_that_decided_it():
+    """delta above the profile at eps = 0 in both orders: eps = 0, decided by the quadrature of
+    delta(0), whose error is the error of the answer (not 0)."""
+    from countdp.laws.reference import Laplace
+
+    P, Q = Laplace(0, 1), Laplace(1, 1)
+    e = profile.eps_of_delta(P, Q, 0.9, method="quadrature")
+    h = profile.hockey_stick(P, Q, 0, method="quadrature")
+    assert e.value == 0 and e.error > 0
+    assert e.error >= h.error / 2     # (the one-way search evaluates the same quadrature with P(A))

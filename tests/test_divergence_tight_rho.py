@@ -239,3 +239,19 @@ def test_exact_alpha_min_is_not_rounded():
     P, Q = epsilon_dp.krr_pair(1.0, 3)
     r = tight_rho((P, Q), alpha_min=Fraction(1) + Fraction(1, 10**8), refine=False)
     assert r.best().alphas[0] - 1 == pytest.approx(1e-8, rel=1e-8)
+
+
+def test_d_inf_attained_at_an_atom_is_found():
+    """P = 0.9 delta_0 + 0.1 N(0, 1), Q = 0.1 delta_0 + 0.9 N(0, 1): the log-ratio is log 9 on
+    the atom and log(1/9) on the density, so D_inf(P||Q) = log 9 comes from the atom alone."""
+    from countdp.laws import CallableDensity, MixedLaw
+
+    def part(w):
+        return CallableDensity(lambda x: mpmath.log(w) - x * x / 2 - mpmath.log(2 * mpmath.pi) / 2,
+                               mass=w, np_logpdf=lambda x: math.log(w) - x * x / 2 - 0.5 * math.log(2 * math.pi))
+
+    P, Q = MixedLaw({0: 0.9}, part(0.1)), MixedLaw({0: 0.1}, part(0.9))
+    assert abs(d_infinity(P, Q).value - mpmath.log(9)) < 1e-12
+    # the other way the log 9 is the density's; the grid's sup is an upper estimate (far out,
+    # the float log-ratio of two Gaussian tails rounds up as well as down)
+    assert d_infinity(Q, P).value >= mpmath.log(9) - 1e-12

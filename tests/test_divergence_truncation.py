@@ -93,3 +93,19 @@ def test_truncated_integrals_at_and_above_the_threshold_grow_inside_the_sandwich
 def test_bad_input_raises_value_error_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_the_rounding_bound_sees_the_end_where_the_log_densities_are_largest():
+    """Q centred at 5: |alpha log p| + |(1 - alpha) log q| is largest at x = -T (215 at T = 10,
+    against 115 at x = T); the bound is 64 ulps of that size, whichever end it sits at."""
+    from countdp.divergence.truncation import log_integrand_rounding
+    from countdp.laws import Gaussian
+
+    P, Q, a, T = Gaussian(0, 1), Gaussian(5, 1), 2, mpmath.mpf(10)
+    half_log_2pi = mpmath.log(2 * mpmath.pi) / 2
+
+    def size(x):
+        return abs(a * (-x * x / 2 - half_log_2pi)) + abs((1 - a) * (-(x - 5) ** 2 / 2 - half_log_2pi))
+
+    assert size(-T) > 1.8 * size(T)
+    assert log_integrand_rounding(P, Q, a, T) >= 64 * mpmath.eps * (size(-T) + 1) * (1 - 1e-12)

@@ -56,3 +56,18 @@ BAD = [
 def test_bad_input_raises_value_error_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_the_argmin_error_bar_uses_the_secant_slopes_over_the_final_bracket():
+    """The bar is 2 (|D| + e_D)/slope with slope the smaller secant slope of D from a_hat to the
+    final bracket ends: recomputed here from the returned pieces, on a wide bracket whose lower
+    end stays far below a_hat (so a wrong distance a_hat - lo shows)."""
+    s = mpmath.mpf("0.5")
+    with mpmath.workdps(20):
+        est = drift.drift_argmin_numeric(s, mpmath.mpf("0.001"), mpmath.mpf(3), maxiter=3)
+        assert est.slope > 0
+        bar = 2 * (abs(est.derivative) + est.derivative_error) / est.slope + 4 * mpmath.eps * abs(est.value)
+        assert abs(est.error - bar) <= 1e-12 * bar
+        # a secant slope of D = f' is a mean of f'' over part of the bracket, f'' <= 2.1 there
+        # (1.81 at a = 0.1, 2.0 at a = 0.001): a slope over a wrong distance is far outside
+        assert 0 < est.slope < 2.5
