@@ -10,6 +10,10 @@
 3. The parallel speed-up of ``countdp reproduce``: wall time with 1 job over wall time with 2 jobs.
    To stay short this uses the *quick* reproduce without figures (``--full-reproduce`` for the
    full one, ``--no-reproduce`` to skip).
+4. The tight rho of one edge at 30 digits, for the paper's mechanism beside the log-Laplace one
+   and the log-logistic law of ``examples/new_noise_law.py`` (with its declared constant, and
+   without it: the numerical end): CPU time and the bracket's relative width; and the wall
+   time of ``countdp budget --plot`` beside the same command without the figure.
 
 Single-process timings are CPU times (``time.process_time``: robust to other load on the
 machine); the reproduce speed-up is wall time, so it is only meaningful on an otherwise idle
@@ -20,6 +24,7 @@ tests).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import statistics
 import subprocess
@@ -33,8 +38,11 @@ import numpy as np
 
 from countdp.divergence.ball import bare_integral
 from countdp.divergence.renyi import renyi
+from countdp.divergence.tight_rho import tight_rho
+from countdp.laws import ClippedAtZero, ContinuousLaw
 from countdp.laws.expectation import mc_abs_error
 from countdp.mechanisms import ShiftedLogGaussian
+from countdp.mechanisms.log_laplace import LogLaplaceMechanism
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -115,6 +123,52 @@ def bench_parallel(quick: bool = True) -> None:
     print(f"   speed-up  {one / two:.2f}x")
 
 
+def _log_logistic():
+    """The example's mechanism (examples/new_noise_law.py), and the same noise without its constant."""
+    spec = importlib.util.spec_from_file_location("new_noise_law", ROOT / "examples" / "new_noise_law.py")
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+
+    class Undeclared(example.LogShiftedLogisticDensity):
+        noise_log_lipschitz = None
+
+    class UndeclaredMechanism(example.LogLogisticMechanism):
+        def released_law(self, n):
+            law = super().released_law(n)
+            d = law.base.density
+            return ClippedAtZero(ContinuousLaw(Undeclared(d.mu, d.s, d.c)))
+
+    return example.LogLogisticMechanism(0.2, 1.0, r=0.4), UndeclaredMechanism(0.2, 1.0, r=0.4)
+
+
+def bench_tight_rho() -> None:
+    mpmath.mp.dps = 30
+    logistic, undeclared = _log_logistic()
+    cases = [("shifted log-Gaussian, n = 10", ShiftedLogGaussian(0.1, 1.0), 10),
+             ("shifted log-Gaussian, n = 1000", ShiftedLogGaussian(0.1, 1.0), 1000),
+             ("log-Laplace, n = 10", LogLaplaceMechanism(0.05, 1), 10),
+             ("log-logistic (example), n = 10", logistic, 10),
+             ("log-logistic, no constant (numerical end)", undeclared, 10)]
+    print("4. tight rho of the edge n-1 <-> n of the released laws at 30 digits (CPU time, one run)")
+    for label, mech, n in cases:
+        P, Q = mech.released_law(n - 1), mech.released_law(n)
+        t0 = time.process_time()
+        t = tight_rho((P, Q))
+        sec = time.process_time() - t0
+        width = "open (inf)" if not t.bounded else f"{float((t.hi - t.lo) / t.value):.1e}"
+        print(f"   {label:42s} {sec:6.2f} s   rho* = {mpmath.nstr(t.value, 10):>14s}   relative width {width}")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    base = [sys.executable, "-m", "countdp", "budget", "--r0", "0.1", "--c", "1", "--n", "100"]
+    with tempfile.TemporaryDirectory() as tmp:
+        walls = []
+        for extra in ([], ["--plot", str(Path(tmp) / "budget.png")]):
+            t0 = time.perf_counter()
+            subprocess.run(base + extra, env=env, stdout=subprocess.DEVNULL, check=True)
+            walls.append(time.perf_counter() - t0)
+    print(f"   {'countdp budget --r0 0.1 --c 1 --n 100':42s} {walls[0]:6.2f} s wall")
+    print(f"   {'the same with --plot FILE':42s} {walls[1]:6.2f} s wall")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description="countdp benchmarks as ratios")
     p.add_argument("--no-reproduce", action="store_true", help="skip the parallel speed-up")
@@ -124,6 +178,8 @@ def main(argv=None) -> int:
     bench_divergence(with_mpmath=not a.no_mpmath)
     print()
     bench_monte_carlo()
+    print()
+    bench_tight_rho()
     if not a.no_reproduce:
         print()
         bench_parallel(quick=not a.full_reproduce)

@@ -2,10 +2,12 @@
 standard logistic (density e^{-z} / (1 + e^{-z})^2).
 
 What to implement (the protocol of countdp.laws.LogShiftDensity): the standardised noise's log
-density in mpmath and in numpy, its survival function, and (for accuracy in the left tail) its
-cdf.  What the library then gives: the densities of U_n = exp(mu + s L) - c and of the release
-[U_n]_+ (an atom at 0 plus a density), and every divergence engine on them -- Renyi divergences
-at any order, the tight zCDP parameter rho* over all orders -- compared here with the budget
+density in mpmath and in numpy, its survival function, (for accuracy in the left tail) its cdf,
+and one proven constant that closes the large-alpha end of the tight-rho bracket: the logistic
+log density is 1-Lipschitz (noise_log_lipschitz = 1).  What the library then gives: the
+densities of U_n = exp(mu + s L) - c and of the release [U_n]_+ (an atom at 0 plus a density),
+and every divergence engine on them -- Renyi divergences at any order, the tight zCDP parameter
+rho* over all orders in a closed bracket, in about a second at 30 digits -- compared with the budget
 v(n) = log^2((n + c)/(n - 1 + c)) / (2 s^2) that eps-DP gives (the logistic log density is
 1-Lipschitz, so edge n-1 <-> n is eps_n = log((n + c)/(n - 1 + c))/s -DP, hence
 (eps_n^2/2)-zCDP).
@@ -54,17 +56,23 @@ class LogLogisticMechanism(LogScaleBudget):
         return ClippedAtZero(unclipped, name="[exp(mu + s Logistic) - c]_+")
 
 
-mpmath.mp.dps = 20
-m = LogLogisticMechanism(r0=0.2, c=1.0, r=0.4)
-n = 10
-P, Q = m.released_law(n - 1), m.released_law(n)
-print(f"log-logistic mechanism r0 = {m.r0}, c = {m.c}: scale s = {float(m.mp_noise_scale()):.6g}")
-print(f"release at n = {n}: atom at 0 of mass {float(Q.atom_mass):.3e}, total mass "
-      f"{float(Q.atom_mass + Q.density.mass()):.12f}")
-for alpha in (2, 5, 20):
-    d = renyi.renyi(P, Q, alpha)
-    print(f"D_{alpha}(Y_{n - 1} || Y_{n}) = {float(d.value):.8g}  (error {float(d.error):.1e})")
-t = tight_rho.tight_rho((P, Q))
-print(f"tight rho* = {float(t.value):.8g} in [{float(t.lo):.8g}, {float(t.hi):.8g}], at alpha = {t.alpha:.4g}")
-print(f"eps-DP budget v({n}) = {m.v(n):.8g}; rho* / v({n}) = {float(t.value) / m.v(n):.4f}")
-print(f"large-alpha end: {t.tail}" + (f" ({t.reason})" if t.reason else ""))
+def main():
+    mpmath.mp.dps = 30
+    m = LogLogisticMechanism(r0=0.2, c=1.0, r=0.4)
+    n = 10
+    P, Q = m.released_law(n - 1), m.released_law(n)
+    print(f"log-logistic mechanism r0 = {m.r0}, c = {m.c}: scale s = {float(m.mp_noise_scale()):.6g}")
+    print(f"release at n = {n}: atom at 0 of mass {float(Q.atom_mass):.3e}, total mass "
+          f"{float(Q.atom_mass + Q.density.mass()):.12f}")
+    for alpha in (2, 5, 20):
+        d = renyi.renyi(P, Q, alpha)
+        print(f"D_{alpha}(Y_{n - 1} || Y_{n}) = {float(d.value):.8g}  (error {float(d.error):.1e})")
+    t = tight_rho.tight_rho((P, Q))
+    print(f"tight rho* = {mpmath.nstr(t.value, 12)} in [{mpmath.nstr(t.lo, 12)}, {mpmath.nstr(t.hi, 12)}], "
+          f"at alpha = {t.alpha:.4g}" + (" (the KL end)" if t.attained_at_one else ""))
+    print(f"eps-DP budget v({n}) = {m.v(n):.8g}; rho* / v({n}) = {float(t.value) / m.v(n):.4f}")
+    print(f"large-alpha end: {t.tail}")
+
+
+if __name__ == "__main__":
+    main()
