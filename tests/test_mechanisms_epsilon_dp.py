@@ -104,3 +104,18 @@ NAN = float("nan")
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_the_discrete_laplace_normalisation_follows_the_working_precision():
+    """A law built at 15 digits and summed at 50: tanh(a/2) is recomputed, so the masses add to
+    one to 50 digits (with the exact geometric tail), not to 15."""
+    import mpmath
+
+    from countdp.mechanisms.epsilon_dp import DiscreteLaplace
+
+    with mpmath.workdps(15):
+        law = DiscreteLaplace(0, mpmath.mpf(1) / 3)
+    with mpmath.workdps(50):
+        t = 400
+        total = mpmath.fsum(law.mp_pmf(k) for k in range(-t, t + 1)) + law.tail_mass(t)
+        assert abs(total - 1) < mpmath.mpf(10) ** -45

@@ -85,12 +85,18 @@ class DiscreteLaplace(IntegerLaw):
     def __init__(self, m, a):
         self.m = validate.count("m", m, lo=-(2 ** 62))
         self.a = mpmath.mpf(validate.real("a", a, lo=0))
-        self._c = mpmath.tanh(self.a / 2)
+        self._norm: tuple[int, object] | None = None   # (precision, tanh(a/2)) at the last use
         self.support_lo = None
         self.support_hi = None
 
+    def _c(self):
+        """tanh(a/2) at the working precision (not the one the law was built at)."""
+        if self._norm is None or self._norm[0] != mpmath.mp.prec:
+            self._norm = (mpmath.mp.prec, mpmath.tanh(self.a / 2))
+        return self._norm[1]
+
     def mp_pmf(self, k):
-        return self._c * mpmath.exp(-self.a * abs(int(k) - self.m))
+        return self._c() * mpmath.exp(-self.a * abs(int(k) - self.m))
 
     def tail_mass(self, t):
         """P(|X - m| > t) = 2 e^{-a(t+1)} / (1 + e^{-a}) for an integer t >= 0 (geometric series)."""
