@@ -65,6 +65,11 @@ TRUSTED_CORE: dict[str, str] = {
         "it sits (alpha -> 1, a finite order, beyond the scan's last order)",
     "countdp.divergence.loss_cgf":
         "F(alpha) = (alpha - 1) D_alpha with its error bar, for densities and finite laws",
+    "countdp.divergence.noise_pair":
+        "one noise at two locations is the same pair in the noise's coordinate (atoms and support "
+        "ends exact), and the large-alpha end it declares from a noise's constant is an upper bound",
+    "countdp.divergence.standardise":
+        "the pair mapped to u = (x - c)/s has the same divergences and profile (crossings mapped back)",
 }
 
 __all__ = ["TRUSTED_CORE"]
