@@ -252,7 +252,16 @@ def optimal_drift(b, t0=None, tol=None) -> OptimalDrift:
 class LogShiftedAiryDensity(LogShiftDensity):
     """Density of ``U = exp(W) - c`` with ``W = mu + b X`` (X standard Airy), restricted to
     ``U > lo`` (lo = -c: the whole law; lo = 0: the part left by clipping).  The log-shift
-    coordinate ``w = log(u + c)`` and its bookkeeping come from ``countdp.laws.LogShiftDensity``."""
+    coordinate ``w = log(u + c)`` and its bookkeeping come from ``countdp.laws.LogShiftDensity``.
+
+    The noise is log-concave with a strictly sub-Gaussian score, K_s(u) < I u^2/2 with
+    I = 4|a1'|/3 (certified in :mod:`countdp.arb.airy_score`), which closes the tight-rho
+    bracket of two released laws (:mod:`countdp.divergence.noise_pair`)."""
+
+    #: I = 4|a1'|/3 = 1.358390..., rounded up (a float above the certified constant)
+    noise_score_subgaussian = 1.3584
+    #: log f = 2 log Ai(|z| + a1') - log Z is C^1 at 0 but its second derivative jumps there
+    noise_kinks = (0,)
 
     def __init__(self, mu, b, c, lo=None, origin=None):
         super().__init__(mu, b, c, lo, scale_name="b", origin=origin)
