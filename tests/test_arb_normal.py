@@ -62,15 +62,16 @@ def test_quantile_outside_the_unit_interval_is_undecided(p):
 
 
 def test_the_quantile_bracket_is_certified_on_both_sides(monkeypatch):
-    """Both ends of the bracket are decided, not only the upper one: with a Newton start that
-    lands above the root (here shifted by +0.5), the bracket must widen until Phi(lo) < p is
-    proved, and the ball still contains Phi^{-1}(p)."""
+    """Both ends of the bracket are decided: with a Newton start that lands above the root
+    (shifted by +0.5) the bracket must widen until Phi(lo) < p is proved, below it (-0.5) until
+    Phi(hi) > p is; either way the ball still contains Phi^{-1}(p)."""
     from countdp.arb import normal as arb_normal
 
     real = arb_normal._approximate_quantile
-    monkeypatch.setattr(arb_normal, "_approximate_quantile", lambda pm: real(pm) + arb("0.5"))
-    with mpmath.workdps(40):
-        for p in ("0.3", "0.9", "1e-6"):
-            q = normal_quantile(arb(p), prec=120)
-            truth = mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(p) - 1)
-            assert contains(q, truth), (p, q, truth)
+    for shift in ("0.5", "-0.5"):
+        monkeypatch.setattr(arb_normal, "_approximate_quantile", lambda pm, s=shift: real(pm) + arb(s))
+        with mpmath.workdps(40):
+            for p in ("0.3", "0.9", "1e-6"):
+                q = normal_quantile(arb(p), prec=120)
+                truth = mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(p) - 1)
+                assert contains(q, truth), (shift, p, q, truth)
