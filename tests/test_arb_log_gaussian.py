@@ -97,3 +97,12 @@ def test_log_count_law(n, sg):
     # negative control: the mean-one drift's centre log(n+c) - sigma^2/2 is excluded
     assert decide_contains(law.mean, arb(n + 1).log() - to_arb(s) ** 2 / 2) is FALSE
     assert decide_contains(law.var, to_arb(s) ** 2 * fmpq(101, 100)) is FALSE
+
+
+def test_an_undecided_precision_moves_on_to_the_next():
+    """At 8 bits the enclosure of E|xhat - n| is too wide to decide; the decision must go on to
+    128 bits and prove it there (stopping at the first undecided precision loses the proof)."""
+    first = decide_released_error(2, R0, CC, precs=(8,))
+    assert first.verdict is not TRUE
+    d = decide_released_error(2, R0, CC, precs=(8, 128))
+    assert d.verdict is TRUE and d.info["prec"] == 128

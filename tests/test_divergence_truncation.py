@@ -109,3 +109,15 @@ def test_the_rounding_bound_sees_the_end_where_the_log_densities_are_largest():
 
     assert size(-T) > 1.8 * size(T)
     assert log_integrand_rounding(P, Q, a, T) >= 64 * mpmath.eps * (size(-T) + 1) * (1 - 1e-12)
+
+
+def test_the_truncated_integrals_error_bar_stays_at_the_working_precision():
+    """log I(T)'s error is mpmath's estimate plus the rounding bound: near 10^-dps relative, not
+    a quotient of the two (which would make a tolerance that accepts anything)."""
+    P, Q = Gaussian(0, 1), Gaussian(1, 1)
+    with mpmath.workdps(30):
+        est = truncation.truncated_renyi_integral(P, Q, 2, 12)
+        # int_{-12}^{12} p^2 q^{-1} = e^{1} P(|N(-1, 1)| <= 12): the closed form, to 1e-30
+        closed = 1 + mpmath.log(mpmath.ncdf(13) - mpmath.ncdf(-11))
+        assert est.error < 1e-24
+        assert abs(est.value - closed) <= est.error
