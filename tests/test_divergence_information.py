@@ -216,3 +216,12 @@ def test_the_variance_error_bar_covers_every_corner_of_the_two_moment_boxes(monk
                for s1 in (-1, 1) for s2 in (-1, 1)]
     assert m.variance == 1 and m.error >= max(abs(c) for c in corners)
     assert abs(m.error - mpmath.mpf("0.81")) < 1e-25
+
+
+def test_total_variation_of_an_atom_and_a_density_is_one():
+    """Mutually singular parts: (sum of the atoms + the density's mass)/2 = 1, in either order."""
+    from countdp.divergence.information import total_variation
+
+    for P, Q in ((PointMass(0), Gaussian(0, 1)), (Gaussian(3, 2), PointMass(1))):
+        tv = total_variation(P, Q)
+        assert tv.value == 1 and tv.error == 0

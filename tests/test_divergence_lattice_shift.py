@@ -69,3 +69,23 @@ def test_enclosure_brackets_the_float_minimum():
     enc = lattice_balls.minimum_enclosure("one-sided", sol.law, dual_certificate("one-sided", 0.5, sol.lam))
     assert enc.lower.lower() <= sol.value <= enc.upper.upper()
     assert float(enc.upper.upper() - enc.lower.lower()) < 1e-12
+
+
+@pytest.mark.parametrize("kind", ["symmetric", "one-sided", "dirichlet"])
+def test_the_geometric_tails_of_every_kind_match_a_long_sum(kind):
+    """p_k = e^{-|k|}: the short window (|k| <= 5, p at its ends e^-5) with its closed-form tails
+    against the same summand over |k| <= 400, for each kind (a tail term wrong by a factor
+    (1 - r)^2 changes F by 1e-3 relative here)."""
+    from countdp import formulas
+    from countdp.laws.lattice import LatticeLaw
+
+    law = LatticeLaw(0.0, -5, np.abs(np.arange(-5, 6)).astype(float))
+    _, _, F = tail_sums(kind, law)
+    k = np.arange(-400, 401)
+    V = np.abs(k).astype(float)
+    p = np.exp(-V)
+    a, b = p[:-1], p[1:]
+    long = {"symmetric": np.sum(0.5 * (a - b) * np.diff(V)),
+            "one-sided": np.sum(formulas.one_sided_summand.fp(a, b)),
+            "dirichlet": np.sum((np.sqrt(b) - np.sqrt(a)) ** 2)}[kind]
+    assert F == pytest.approx(long, rel=1e-13)

@@ -67,3 +67,15 @@ def test_the_two_integrators_agree_on_a_released_histogram():
 def test_a_density_part_missing_from_q_is_infinite():
     J = renyi_product([Gaussian(0, 1), PointMass(0)], [PointMass(0), PointMass(0)], 2, MpIntegrator())
     assert math.isinf(J.value) and "density" in J.reason
+
+
+@pytest.mark.parametrize("integrator", INTEGRATORS)
+def test_the_product_error_bar_is_relative_to_the_value_not_the_integral(integrator):
+    """Two Gaussian coordinates: D_2 = 2 (d1^2 + d2^2)/2 in closed form; the error bar is the
+    quadrature's relative error over alpha - 1 plus the float floor, tiny -- never of the size of
+    the integral itself (a tolerance that large would accept any value)."""
+    Ps, Qs = [Gaussian(0, 1), Gaussian(0, 2)], [Gaussian(1, 1), Gaussian(1, 2)]
+    d = renyi_product(Ps, Qs, 2, integrator)
+    exact = 2 * (1 + 0.25) / 2
+    assert abs(float(d.value) - exact) <= float(d.error)
+    assert float(d.error) < 1e-9

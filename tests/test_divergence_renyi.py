@@ -163,3 +163,20 @@ def test_quadrature_error_bars_cover_the_gap_and_stay_near_the_working_precision
             q, closed = renyi(P, Q, alpha, method="quadrature"), renyi(P, Q, alpha)
         assert abs(q.value - closed.value) <= q.error + closed.error
         assert q.error <= abs(q.value) * mpmath.mpf(10) ** -25
+
+
+def test_the_summation_error_bar_grows_like_one_over_alpha_minus_one():
+    """D_alpha = log(sum p^alpha q^(1-alpha))/(alpha - 1) at alpha = 1 + 1e-20: the sum is 1 up to
+    1e-20, its rounding (~1e-30) is divided by alpha - 1, so D at 30 digits is only good to
+    ~1e-10 -- and its error bar must say so (the value at 60 digits is the reference)."""
+    from countdp.laws import FinitePmf
+
+    P = FinitePmf({0: mpmath.mpf(1) / 3, 1: mpmath.mpf(2) / 3})
+    Q = FinitePmf({0: mpmath.mpf(1) / 2, 1: mpmath.mpf(1) / 2})
+    with mpmath.workdps(60):
+        alpha = 1 + mpmath.mpf(10) ** -20
+        ref = renyi(P, Q, alpha).value
+    with mpmath.workdps(30):
+        d = renyi(P, Q, 1 + mpmath.mpf(10) ** -20)
+        assert abs(d.value - ref) <= d.error
+        assert d.error < 1e-6
