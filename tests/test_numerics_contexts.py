@@ -100,3 +100,11 @@ def test_a_formula_name_exists_once():
     assert len(names) == len(set(names))
     for name in names:
         assert isinstance(getattr(formulas, name), Formula)
+
+
+@pytest.mark.parametrize("x", [mpmath.inf, -mpmath.inf, mpmath.nan])
+def test_an_infinite_or_nan_mpf_has_no_exact_rational(x):
+    """inf, -inf and nan are refused (their mantissa is 0: read as a number they would be 0)."""
+    with pytest.raises(TypeError):
+        to_fmpq(x)
+    assert to_fmpq(mpmath.mpf("0.75")) == fmpq(3, 4)
