@@ -128,12 +128,14 @@ def noise_pair(P: Law, Q: Law) -> NoisePair | None:
 
 class NoisePairLossCgf(DensityLossCgf):
     """F(alpha) of a :class:`NoisePair`: the density quadrature in the noise coordinate, with the
-    large-alpha end and the loss range from the noise's declared constants (module docstring)."""
+    large-alpha end and the loss range from the noise's declared constants (module docstring).
+    The quadrature splits at the noise's kinks in both laws (``noise_kinks``); breakpoints given
+    in the laws' own coordinate have no meaning here and are not used."""
 
-    def __init__(self, pair: NoisePair, breakpoints=()):
+    def __init__(self, pair: NoisePair):
         kinks = tuple(getattr(pair.noise, "noise_kinks", ()))
         o = pair.origin
-        bps = [float(k - o) for k in kinks] + [float(k + pair.shift - o) for k in kinks] + list(breakpoints)
+        bps = [float(k - o) for k in kinks] + [float(k + pair.shift - o) for k in kinks]
         super().__init__(pair.P, pair.Q, bps)
         self.route = ("quadrature in the noise's coordinate z = (t - loc)/scale"
                       + (" (+ the atoms at the clip point)" if pair.clipped else ""))

@@ -175,7 +175,7 @@ def _direction(P: Law, Q: Law, breakpoints, tail, location: bool = True) -> Loss
             return location_loss_cgf(*loc)
     pair = noise_pair(P, Q)
     if pair is not None:
-        return NoisePairLossCgf(pair, breakpoints)
+        return NoisePairLossCgf(pair)
     std = standardised(P, Q)  # a scale far from 1: the same divergences at scale 1
     if std is not None:
         P, Q = std[:2]
