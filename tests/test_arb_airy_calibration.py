@@ -78,3 +78,23 @@ def test_bad_rho_raises():
         calibration_bracket(arb("1.5"))
     with pytest.raises(ValueError, match="r0 and c"):
         error_target(arb(0), arb(1))
+
+
+@pytest.mark.parametrize("j", [1, 2])
+@pytest.mark.parametrize("b", ["0.3", "1", "2"])
+def test_the_calibration_tail_bounds_their_tail(j, b):
+    """int_X^inf x^j e^{bx} Ai(x + a1')^2 dx (X = 12) by mpmath quadrature at 40 digits lies below
+    the proven tail bound [0, U], and U within a factor e^{b X} of it (a bound without its e^{bX}
+    would be below the tail)."""
+    from countdp.arb.airy_calibration import CUTOFF, _tail
+
+    with mpmath.workdps(40):
+        a = mpmath.airyaizero(1, derivative=1)
+        bb = mpmath.mpf(b)
+        tail = mpmath.quad(lambda x: x ** j * mpmath.exp(bb * x) * mpmath.airyai(x + a) ** 2,
+                           [CUTOFF, CUTOFF + 4, CUTOFF + 16, mpmath.inf])
+    with ctx.workprec(140):
+        bound = _tail(j, arb(b), arb(mpmath.nstr(a, 40)))
+    # the bound is the interval [0, U]: U must lie above the tail
+    assert float(bound.upper()) >= float(tail) * (1 - 1e-12)
+    assert float(bound.upper()) <= float(tail) * float(mpmath.exp(bb * CUTOFF))

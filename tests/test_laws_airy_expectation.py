@@ -54,3 +54,11 @@ def test_tilted_sign_moments_in_balls_equal_the_mpmath_pass(b, q):
         for ref, new in zip(grid.expect(g, split=q), grid.tilted_sign_moments(b, q)):
             assert abs(ref.value - new.value) <= 1e-38 * abs(ref.value)
             assert abs(ref.error - new.error) <= 1e-3 * ref.error
+
+
+def test_the_gauss_legendre_grid_refuses_tilts_whose_tails_it_leaves_out():
+    """tail_ok(b): f(32) e^{32|b|} below the precision.  f(32) ~ e^{-241}, so b = 1 is fine and
+    b = 10 is not (e^{320 - 241}: the left-out tails dominate E e^{bX})."""
+    grid = airy.mp_gauss_legendre(mp.prec)
+    assert grid.tail_ok(1) and grid.tail_ok(-1)
+    assert not grid.tail_ok(10) and not grid.tail_ok(-10)
