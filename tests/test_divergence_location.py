@@ -99,3 +99,18 @@ def test_natural_end_and_its_bound():
 def test_bad_shift():
     with pytest.raises(ValueError, match="^t "):
         pair(float("nan"))
+
+
+@pytest.mark.parametrize("delta", ["0.05", "0.5"])
+def test_the_folded_second_moment_of_the_loss_matches_the_quadrature_on_the_line(delta):
+    """E_f L^2 (L = log f(x) - log f(x - Delta)) on the folded nodes, (E^2 + O^2)/2, against
+    mpmath quadrature of f L^2 on the line at 30 digits (split at the kinks 0 and Delta)."""
+    d = location.location_loss_cgf(airy.STANDARD, mpmath.mpf(delta))
+    m2 = d.second_moment()
+    D = mpmath.mpf(delta)
+    with mpmath.workdps(30):
+        def g(x):
+            lp = airy.mp_logpdf(x)
+            return mpmath.exp(lp) * (lp - airy.mp_logpdf(x - D)) ** 2
+        ref = mpmath.quad(g, [-mpmath.inf, -8, 0, D, 8, mpmath.inf])
+    assert abs(m2.value - float(ref)) <= m2.error + 1e-13 * float(ref)
