@@ -135,3 +135,21 @@ def test_a_maximiser_just_above_alpha_one_is_still_bracketed():
         br = krr_sup_bracket("0.4367", 7)
     assert not br.at_one and br.verdict is Verdict.PROVED_TRUE
     assert br.alpha[0] > 1 and br.alpha[1] < arb("1.01") and br.sup[0] > br.kl
+
+
+def test_the_discrete_laplace_lemma_decides_the_quadratic_itself(monkeypatch):
+    """Each T_N(m) = A + B m + C m^2 is decided on [0, 1] as that quadratic: with coefficients
+    A = -1, B = 0, C = 3 (negative near m = 0, positive near 1) no row is proved, so the lemma is
+    not proved (a quadratic read as A + (B + C) m + 2 would be proved positive)."""
+    from countdp.arb import renyi_chord
+
+    cycle = [arb(-1), arb(0), arb(3)]    # the calls per N: A, B / 2, C
+    calls = []
+
+    def fake(x, y, N):
+        calls.append(N)
+        return cycle[(len(calls) - 1) % 3]
+
+    monkeypatch.setattr(renyi_chord, "_bilinear", fake)
+    res = renyi_chord.discrete_laplace_lemma(3)
+    assert calls and res.verdict is not Verdict.PROVED_TRUE

@@ -255,3 +255,26 @@ def test_d_inf_attained_at_an_atom_is_found():
     # the other way the log 9 is the density's; the grid's sup is an upper estimate (far out,
     # the float log-ratio of two Gaussian tails rounds up as well as down)
     assert d_infinity(Q, P).value >= mpmath.log(9) - 1e-12
+
+
+def test_an_atom_of_p_where_q_has_none_is_a_support_mismatch():
+    """P = 0.5 delta_0 + 0.5 N(0, 1), Q = N(0, 1): D_alpha(P||Q) = inf for every alpha, for that
+    reason (not as a Renyi integral that happens to diverge)."""
+    from countdp.laws import CallableDensity, MixedLaw
+
+    half = CallableDensity(lambda x: mpmath.log(0.5) - x * x / 2 - mpmath.log(2 * mpmath.pi) / 2, mass=0.5,
+                           np_logpdf=lambda x: math.log(0.5) - x * x / 2 - 0.5 * math.log(2 * math.pi))
+    P = MixedLaw({0: 0.5}, half)
+    d = d_infinity(P, Gaussian(0, 1))
+    r = tight_rho((P, Gaussian(0, 1)))
+    assert mpmath.isinf(r.value) and "support mismatch" in (r.reason or "")
+    assert mpmath.isinf(d.value)
+
+
+def test_atoms_of_p_on_the_integers_read_q_s_pmf_there():
+    """P = delta_1 (atoms only), Q = (1/2, 1/2) on {0, 1}: D_alpha(P||Q) = log 2 at every order."""
+    from countdp.laws import PointMass
+
+    P, Q = PointMass(1), FinitePmf({0: mpmath.mpf(1) / 2, 1: mpmath.mpf(1) / 2})
+    for alpha in (2, 7):
+        assert abs(mp_renyi(P, Q, alpha).value - mpmath.log(2)) < 1e-25

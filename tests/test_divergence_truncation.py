@@ -121,3 +121,15 @@ def test_the_truncated_integrals_error_bar_stays_at_the_working_precision():
         closed = 1 + mpmath.log(mpmath.ncdf(13) - mpmath.ncdf(-11))
         assert est.error < 1e-24
         assert abs(est.value - closed) <= est.error
+
+
+def test_the_convex_sandwich_holds_when_the_upper_end_dominates():
+    """The mirror image of the sandwich test above (Q centred at -1): the integral is carried by
+    x near T, where the tangent lower bound e^{g(T)} (1 - e^{-2 T g'(T)})/g'(T) is the binding
+    one; it must stay below log I(T)."""
+    P, Q = Gaussian(0, 5), Gaussian(-1, 3)
+    for alpha in (mpmath.mpf(25) / 16, mpmath.mpf(4)):
+        for T in (40, 160):
+            logI = truncation.truncated_renyi_integral(P, Q, alpha, T)
+            s = truncation.truncated_bounds_convex(P, Q, alpha, T)
+            assert s.lower - logI.error - s.rounding <= logI.value <= s.upper + logI.error + s.rounding

@@ -124,3 +124,13 @@ def test_score_prime_is_the_derivative_of_the_score():
     for x in (0.05, 0.7, 3.0, 20.0, -2.0):
         d = mp.diff(airy.mp_score, mp.mpf(x))
         assert airy.score_prime(x) == pytest.approx(float(d), rel=1e-12)
+
+
+def test_logsf_on_both_sides_of_zero_in_one_array():
+    """An array with negative and positive x: each entry is log P(X > x) (the negative ones from
+    log1p(-sf(-x))), against mpmath."""
+    xs = np.array([-3.0, -0.5, 0.0, 0.5, 3.0])
+    got = airy.logsf(xs)
+    with mp.workdps(30):
+        want = [float(mp.log(airy.mp_sf(x))) for x in xs]
+    assert np.allclose(got, want, rtol=1e-12, atol=1e-15)
