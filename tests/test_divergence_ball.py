@@ -172,3 +172,23 @@ def test_bare_integral_is_the_route_s_own_call():
         val = bare_integral(P, Q, 5)()
         assert val.real.is_finite() and val.real > 0 and val.imag.contains(0)
         assert renyi(P, Q, 5, method="ball").finite
+
+
+def test_laws_of_two_mechanisms_keep_their_own_scales_in_the_ball_route():
+    """U_5 of the mechanisms r0 = 0.1 and r0 = 0.3 (c = 1): two families, two sigmas, so the
+    Gaussian pair has scale ratio s_P/s_Q != 1; the ball equals the closed form (eq 34) in both
+    orders."""
+    import mpmath
+
+    from countdp.divergence.renyi import renyi
+    from countdp.mechanisms import ShiftedLogGaussian
+
+    a, b = ShiftedLogGaussian(0.1, 1.0), ShiftedLogGaussian(0.3, 1.0)
+    with mpmath.workdps(30):
+        for P, Q in ((a.released_law(5).base, b.released_law(5).base),
+                     (b.released_law(5).base, a.released_law(5).base)):
+            x, y = renyi(P, Q, 1.5, method="ball"), renyi(P, Q, 1.5, method="closed")
+            if mpmath.isinf(y.value):   # the wider law first: infinite (eq 34), in both routes
+                assert mpmath.isinf(x.value)
+            else:
+                assert abs(x.value - y.value) <= x.error + 1e-25

@@ -180,3 +180,19 @@ def test_the_summation_error_bar_grows_like_one_over_alpha_minus_one():
         d = renyi(P, Q, 1 + mpmath.mpf(10) ** -20)
         assert abs(d.value - ref) <= d.error
         assert d.error < 1e-6
+
+
+def test_the_summation_tail_allowance_covers_a_slowly_decaying_pmf():
+    """Discrete Laplace (a = 0.05, ratio e^-0.05 per integer) at shift 1: the sum is cut where the
+    edge terms fall below e^-60 of the largest, and what is left beyond is about 1/(1 - r) = 20
+    edge terms per side; the allowance (2 e^-60 x the window's length) must cover it.  Reference:
+    the geometric series in closed form,
+    S = tanh(a/2) (e^{-a(1-alpha)} + e^{a(1-alpha) - a}) / (1 - e^{-a})."""
+    from countdp.mechanisms.epsilon_dp import DiscreteLaplace
+
+    with mpmath.workdps(40):
+        a, alpha = mpmath.mpf(1) / 20, mpmath.mpf(2)
+        S = mpmath.tanh(a / 2) * (mpmath.exp(-a * (1 - alpha)) + mpmath.exp(a * (1 - alpha) - a)) / (1 - mpmath.exp(-a))
+        exact = mpmath.log(S) / (alpha - 1)
+        d = renyi(DiscreteLaplace(0, a), DiscreteLaplace(1, a), alpha)
+        assert abs(d.value - exact) <= d.error
