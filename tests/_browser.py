@@ -23,6 +23,17 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--hide-scrollbars", "--mute-audio"]
 
 
+def need_chromium() -> None:
+    """Skip the calling test when Chromium is missing -- or fail it when COUNTDP_REQUIRE_BROWSER
+    is set (CI), so that a browser test can never be skipped there."""
+    import pytest
+
+    if chromium() is None:
+        if os.environ.get("COUNTDP_REQUIRE_BROWSER"):
+            pytest.fail("chromium is not installed, and COUNTDP_REQUIRE_BROWSER is set (make browser)")
+        pytest.skip("chromium is not installed (make browser installs it)")
+
+
 def chromium() -> str | None:
     """The Chromium executable: $COUNTDP_CHROMIUM, or chromium / chromium-browser on PATH."""
     env = os.environ.get("COUNTDP_CHROMIUM")

@@ -23,13 +23,6 @@ pytest.importorskip("mkdocstrings")
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _need_browser() -> None:
-    if _browser.chromium() is None:
-        if os.environ.get("COUNTDP_REQUIRE_BROWSER"):
-            pytest.fail("chromium is not installed, and COUNTDP_REQUIRE_BROWSER is set (make browser)")
-        pytest.skip("chromium is not installed (make browser installs it)")
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("docs") / "site"
@@ -42,7 +35,7 @@ def site(tmp_path_factory) -> Path:
 
 
 def test_front_page_renders_with_title_and_navigation(site):
-    _need_browser()
+    _browser.need_chromium()
     dom = _browser.dump_dom(site / "index.html")
     assert "<title>countdp</title>" in dom
     for entry in ("Artifact evaluator", "Practitioner", "Researcher", "Claims", "Figures", "countdp.divergence"):
@@ -51,13 +44,13 @@ def test_front_page_renders_with_title_and_navigation(site):
 
 
 def test_a_claim_page_shows_its_statement(site):
-    _need_browser()
+    _browser.need_chromium()
     dom = _browser.dump_dom(site / "claims" / "eq3" / "index.html")
     assert "sigma = Phi^-1(1/2 + r0/(2(1+c))) is positive and finite" in dom
 
 
 def test_the_api_page_documents_a_known_function(site):
-    _need_browser()
+    _browser.need_chromium()
     dom = _browser.dump_dom(site / "api" / "divergence" / "index.html")
     assert "zcdp_to_approx_dp" in dom and "tight_rho" in dom
 

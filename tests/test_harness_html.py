@@ -9,7 +9,6 @@ Without Chromium the browser tests are skipped, unless COUNTDP_REQUIRE_BROWSER=1
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from pathlib import Path
@@ -64,13 +63,6 @@ def errs(c):
 }
 
 
-def _need_browser() -> None:
-    if _browser.chromium() is None:
-        if os.environ.get("COUNTDP_REQUIRE_BROWSER"):
-            pytest.fail("chromium is not installed, and COUNTDP_REQUIRE_BROWSER is set (make browser)")
-        pytest.skip("chromium is not installed (make browser installs it)")
-
-
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("html")
@@ -92,7 +84,7 @@ def test_page_is_self_contained(page):
 
 
 def test_every_claim_row_and_figure_renders(page):
-    _need_browser()
+    _browser.need_chromium()
     path, run, figs = page
     out = json.loads(_browser.probe(path, """
         var rows = Array.prototype.map.call(document.querySelectorAll("tbody.claim"), function (b) {
@@ -115,7 +107,7 @@ def test_every_claim_row_and_figure_renders(page):
 
 
 def test_sort_filter_and_expand(page):
-    _need_browser()
+    _browser.need_chromium()
     path, run, _ = page
     out = json.loads(_browser.probe(path, """
         function visible() {
@@ -171,7 +163,7 @@ def test_sort_filter_and_expand(page):
 def test_screenshot(page):
     """Screenshots of the page as it opens and with a claim expanded, kept in
     reports/screenshots/ of the checkout to be looked at."""
-    _need_browser()
+    _browser.need_chromium()
     path, _, _ = page
     keep = Path(__file__).resolve().parents[1] / "reports" / "screenshots"
     keep.mkdir(parents=True, exist_ok=True)
@@ -190,7 +182,7 @@ def test_column_heads_stick_to_the_filter_bar_without_a_gap(page):
     """Scrolled, at a wide and at a narrow width (the filter bar wraps there), the column heads
     sit directly below the sticky filter bar: no gap for the rows to show through.  The page is
     scrolled inside <body> (headless screenshots of a scrolled window come out blank)."""
-    _need_browser()
+    _browser.need_chromium()
     path, _, _ = page
     for width in (1400, 700):
         out = json.loads(_browser.probe(path, """
