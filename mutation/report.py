@@ -15,8 +15,10 @@ survives code moving around it).  Every survivor must be triaged in ``mutation/t
 
 ``equivalent``: no input changes behaviour; ``benign``: the behaviour changes but no verdict,
 value or error bar of the library can (e.g. a message text, a cache size); ``real``: a mutation
-the suite should catch, listed until a test kills it.  The score of a package is
-killed / (sampled - equivalent - benign - not run), by the claims alone and with the unit tests.
+the suite should catch, listed until a test kills it.  Two scores of a package are reported, by
+the claims alone and with the unit tests: killed / (sampled - equivalent - not run), the strict
+one (a benign survivor counts as not killed), and killed / (sampled - equivalent - benign - not
+run), which leaves the benign ones out.
 """
 
 from __future__ import annotations
@@ -102,7 +104,8 @@ def triage_of(mutant: dict, entries: list[dict]) -> dict | None:
 
 
 def tally(mutants: list[dict]) -> dict:
-    """Counts and scores of a group of mutants (score: killed / non-equivalent mutants)."""
+    """Counts and scores of a group of mutants: ``strict score`` = killed / non-equivalent,
+    ``score`` = killed / (non-equivalent - benign)."""
     c = Counter()
     for m in mutants:
         c["sampled"] += 1
@@ -111,12 +114,19 @@ def tally(mutants: list[dict]) -> dict:
         c["killed"] += m["killed"]
         if m["ran"] and not m["killed"]:
             c[m["triage"]["class"] if m["triage"] else "untriaged"] += 1
-    scored = c["sampled"] - c["not run"] - c["equivalent"] - c["benign"]
+    non_equivalent = c["sampled"] - c["not run"] - c["equivalent"]
+    scored = non_equivalent - c["benign"]
     out = {k: c[k] for k in ("sampled", "not run", "equivalent", "benign", "real", "untriaged",
                              "killed by claims", "killed")}
-    out["non-equivalent"] = scored
-    out["score by claims"] = round(c["killed by claims"] / scored, 4) if scored else None
-    out["score"] = round(c["killed"] / scored, 4) if scored else None
+    out["non-equivalent"] = non_equivalent
+    out["scored"] = scored
+
+    def ratio(k, n):
+        return round(k / n, 4) if n else None
+    out["score by claims"] = ratio(c["killed by claims"], scored)
+    out["score"] = ratio(c["killed"], scored)
+    out["strict score by claims"] = ratio(c["killed by claims"], non_equivalent)
+    out["strict score"] = ratio(c["killed"], non_equivalent)
     return out
 
 
@@ -126,19 +136,22 @@ def _pct(x):
 
 def markdown(doc: dict) -> str:
     rows = ["| group | sampled | equivalent / benign | non-equivalent | killed by claims | "
-            "killed by claims + tests | score, claims | score, claims + tests | real | untriaged |",
+            "killed by claims + tests | strict score, claims / + tests | "
+            "score without benign, claims / + tests | real | untriaged |",
             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, t in doc["by_group"].items():
         rows.append(f"| {name} | {t['sampled']} | {t['equivalent']} / {t['benign']} | "
                     f"{t['non-equivalent']} | {t['killed by claims']} | {t['killed']} | "
-                    f"{_pct(t['score by claims'])} | {_pct(t['score'])} | {t['real']} | {t['untriaged']} |")
+                    f"{_pct(t['strict score by claims'])} / **{_pct(t['strict score'])}** | "
+                    f"{_pct(t['score by claims'])} / {_pct(t['score'])} | {t['real']} | {t['untriaged']} |")
     survivors = [m for m in doc["mutants"] if m["ran"] and not m["killed"]]
     lines = [f"# Mutation testing: {doc['tool']} {doc['version']}", "",
              f"Seed {doc['seed']}, {doc['sample_size']} mutants sampled ({doc['scope']}) of "
              f"{doc['population']} (the operators that only raise TypeError left out); "
              f"{doc['seconds']:.0f} s in all, "
-             f"{doc['seconds_per_mutant']:.1f} s per mutant.  Score = killed / (sampled - "
-             "equivalent - benign - not run); targets: "
+             f"{doc['seconds_per_mutant']:.1f} s per mutant.  Strict score = killed / (sampled - "
+             "equivalent - not run), a benign survivor counting as not killed; the score without "
+             "benign leaves them out of the denominator too.  Targets (on the strict score): "
              + ", ".join(f"{k} {100 * v:.0f} %" for k, v in TARGETS.items()) + ".", "", *rows, "",
              "## Survivors", "", "| file:line | operator | source -> mutant | class | reason |",
              "|---|---|---|---|---|"]

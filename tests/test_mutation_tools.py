@@ -64,12 +64,15 @@ def test_triage_matches_by_text_not_by_line():
     assert report.triage_of(_mutant(line=40), [entry, near]) is near
 
 
-def test_score_leaves_out_equivalent_and_benign_survivors():
+def test_scores_leave_out_equivalent_survivors_and_the_second_one_benign_too():
     mutants = [_mutant(killed=True, killed_by_claims=True), _mutant(killed=True),
                _mutant(triage={"class": "equivalent"}), _mutant(triage={"class": "real"}),
-               _mutant(triage=None), _mutant(ran=False, triage=None)]
+               _mutant(triage={"class": "benign"}), _mutant(triage=None),
+               _mutant(ran=False, triage=None)]
     for m in mutants:
         m.setdefault("triage", None)
     t = report.tally(mutants)
-    assert t["non-equivalent"] == 4 and t["untriaged"] == 1 and t["real"] == 1
+    assert t["non-equivalent"] == 5 and t["scored"] == 4
+    assert t["untriaged"] == 1 and t["real"] == 1 and t["benign"] == 1
+    assert t["strict score"] == 0.4 and t["strict score by claims"] == 0.2
     assert t["score"] == 0.5 and t["score by claims"] == 0.25
