@@ -278,3 +278,23 @@ def test_atoms_of_p_on_the_integers_read_q_s_pmf_there():
     P, Q = PointMass(1), FinitePmf({0: mpmath.mpf(1) / 2, 1: mpmath.mpf(1) / 2})
     for alpha in (2, 7):
         assert abs(mp_renyi(P, Q, alpha).value - mpmath.log(2)) < 1e-25
+
+
+@pytest.mark.parametrize("m", [0.3, -0.7, 1.9])
+def test_d_inf_at_an_interior_maximum_between_grid_points(m):
+    """P = Cauchy(m, 1), Q = Cauchy(0, 2): L = log((4 + x^2) / (2 (1 + (x - m)^2))) is bounded
+    with one interior maximum, where 2x/(4 + x^2) = 2(x - m)/(1 + (x - m)^2); the grid's sup,
+    refined on both neighbouring cells, must reach it to 1e-10 (mpmath's root of L')."""
+    def cauchy(loc, s):
+        c = -math.log(math.pi * s)
+        return CallableDensity(lambda x: mpmath.log(s / mpmath.pi) - mpmath.log(s * s + (x - loc) ** 2),
+                               center=loc, scale=s,
+                               np_logpdf=lambda x: c - np.log1p(((x - loc) / s) ** 2))
+
+    def L(x):
+        return mpmath.log((4 + x * x) / (2 * (1 + (x - m) ** 2)))
+
+    x_star = mpmath.findroot(lambda x: 2 * x / (4 + x * x) - 2 * (x - m) / (1 + (x - m) ** 2), m)
+    assert mpmath.diff(L, x_star, 2) < 0  # a maximum
+    got = d_infinity(MixedLaw({}, cauchy(m, 1.0)), MixedLaw({}, cauchy(0.0, 2.0))).value
+    assert abs(got - L(x_star)) <= 1e-10 * abs(L(x_star))
