@@ -37,6 +37,7 @@ def test_ratio_encloses_the_quadrature_and_overlaps_the_semi_closed_form(sigma):
         assert abs(mid - formulas.small_noise_remainder_limit()) < s
 
 
-def test_nonpositive_sigma_is_undecided():
-    with pytest.raises(Undecided):
-        remainder_ratio(arb(0))
+@pytest.mark.parametrize("sigma", [0, -1, "-1e-30"])
+def test_nonpositive_sigma_is_undecided(sigma):
+    with pytest.raises(Undecided, match="sigma > 0"):
+        remainder_ratio(arb(sigma))

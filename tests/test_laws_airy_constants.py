@@ -48,3 +48,20 @@ def test_constants_other_precision():
     with mp.workdps(50):
         assert abs(c50.a1p - mp.airyaizero(1, derivative=1)) < mp.mpf("1e-48")
         assert abs(c50.second_moment - airy.second_moment(50)) < mp.mpf("1e-40")
+
+
+def test_a_wrong_zero_of_ai_prime_is_refused(monkeypatch):
+    """The defining constants check that a1' is a zero of Ai' (to half the precision): a zero
+    1e-12 off is refused, and the message gives Ai' there."""
+    from countdp.laws.airy import constants
+
+    with mp.workdps(40):
+        true = constants.formulas.airy_prime_zero()
+        wrong = true + mp.mpf("1e-12")
+        monkeypatch.setattr(constants.formulas, "airy_prime_zero", lambda: wrong)
+        with pytest.raises(ValueError, match="is not a zero of Ai'") as exc:
+            constants.defining_constants.__wrapped__(mp.prec)
+        shown = mp.mpf(str(exc.value).split("(Ai' = ")[1].split(")")[0])
+        assert abs(shown - mp.airyai(wrong, derivative=1)) <= 1e-4 * abs(shown)
+        monkeypatch.setattr(constants.formulas, "airy_prime_zero", lambda: true)
+        assert constants.defining_constants.__wrapped__(mp.prec).a1p == true
