@@ -49,3 +49,19 @@ def test_sampler_envelope_and_acceptance():
     _, _, ok = sampler._propose_abs(np.random.default_rng(3), 10**6)
     se = math.sqrt(rate * (1 - rate) / ok.size)
     assert abs(ok.mean() - rate) < 5 * se
+
+
+def test_the_envelope_touches_the_log_density_at_its_tangent_points():
+    """Each tangent line is the envelope on its own segment, so at the tangent points the log
+    envelope is the log density (of |Y|, hence + log 2) plus the margin, and its integral is the
+    total the acceptance rate is one over."""
+    from scipy import integrate
+
+    env = sampler._envelope()
+    at = sampler._log_envelope(env.points)
+    assert np.allclose(at, env.log_values + sampler._ENVELOPE_MARGIN, rtol=0, atol=1e-13)
+    assert np.allclose(env.log_values, math.log(2) + airy.logpdf(env.points), rtol=0, atol=1e-12)
+    edges = np.concatenate([env.bounds[:-1], [env.bounds[-2] + 200.0]])
+    total = sum(integrate.quad(lambda t: math.exp(sampler._log_envelope(np.array([t]))[0]), a, b,
+                               epsabs=0, epsrel=1e-12)[0] for a, b in zip(edges[:-1], edges[1:]))
+    assert abs(total - env.total) <= 1e-9 * env.total
