@@ -103,7 +103,8 @@ def test_property_quantized_pmf(S, a, w):
     lambda: uniform_size_near(-1, "1/10", 3),
     lambda: quantized_truncated_gaussian(0, -1, 1), lambda: quantized_truncated_gaussian(2, 1, -1),
     lambda: quantized_truncated_gaussian(2, -1, 1, "fast"), lambda: as_pmf({0: -0.5, 1: 1.5}),
-    lambda: as_pmf(([0, 1], [1.0])), lambda: as_pmf([[0.5], [0.5]])])
+    lambda: as_pmf(([0, 1], [1.0])), lambda: as_pmf([[0.5], [0.5]]),
+    lambda: as_pmf([0.5, float("nan"), 0.5]), lambda: as_pmf({0: math.inf, 1: 0.5})])
 def test_bad_input_raises_value_error(call):
     with pytest.raises(ValueError):
         call()

@@ -64,8 +64,8 @@ def as_pmf(prior) -> Pmf:
         ks = list(range(len(ps)))
     if len(ks) != len(ps) or not ks:
         raise ValueError("prior must be a nonempty pmf (ks and ps of equal length)")
-    if any(p < 0 for p in ps):
-        raise ValueError("prior must have nonnegative probabilities")
+    if not all(0 <= p < math.inf for p in ps):  # NaN fails both comparisons
+        raise ValueError("prior must have finite nonnegative probabilities")
     return Pmf(ks, ps)
 
 
