@@ -138,6 +138,9 @@ def test_d_infinity():
     assert abs(d.value - mpmath.mpf(1.5)) < 1e-9
     d = d_infinity(Gaussian(0, 1), Gaussian(1, 1))
     assert mpmath.isinf(d.value) and "growing" in d.how
+    # the reason's numbers are the log-ratio L(x) = 1/2 - x where the search stopped
+    v, x = (float(t) for t in d.how.split("reaches ")[1].rstrip(")").split(" at x = "))
+    assert x < 0 and v == pytest.approx(0.5 - x, rel=1e-3)
 
 
 def test_mixed_law_matches_library():
