@@ -50,14 +50,17 @@ def test_constants_other_precision():
         assert abs(c50.second_moment - airy.second_moment(50)) < mp.mpf("1e-40")
 
 
-def test_a_wrong_zero_of_ai_prime_is_refused(monkeypatch):
-    """The defining constants check that a1' is a zero of Ai' (to half the precision): a zero
-    1e-12 off is refused, and the message gives Ai' there."""
+@pytest.mark.parametrize("bits_off", [35, 60])
+def test_a_wrong_zero_of_ai_prime_is_refused(monkeypatch, bits_off):
+    """The defining constants check that a1' is a zero of Ai' to half the precision (|Ai'| below
+    2^-(prec/2)): at prec 136 a zero 2^-35 or 2^-60 off (Ai' about 0.55 times that, above 2^-68)
+    is refused, and the message gives Ai' there."""
     from countdp.laws.airy import constants
 
     with mp.workdps(40):
+        assert mp.prec == 136
         true = constants.formulas.airy_prime_zero()
-        wrong = true + mp.mpf("1e-12")
+        wrong = true + mp.mpf(2) ** -bits_off
         monkeypatch.setattr(constants.formulas, "airy_prime_zero", lambda: wrong)
         with pytest.raises(ValueError, match="is not a zero of Ai'") as exc:
             constants.defining_constants.__wrapped__(mp.prec)
