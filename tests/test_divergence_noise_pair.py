@@ -18,6 +18,7 @@ from countdp.divergence.noise_pair import NoisePairLossCgf, noise_pair
 from countdp.divergence.standardise import standardised
 from countdp.divergence.tight_rho import d_infinity, mp_renyi, renyi_curve, tight_rho
 from countdp.laws import ClippedAtZero, ContinuousLaw, Gaussian, LogShiftedGaussian
+from countdp.laws.log_shift import LogShiftedGaussianDensity
 from countdp.laws.reference import Laplace
 from countdp.mechanisms.log_laplace import LogLaplaceMechanism, LogShiftedLaplaceDensity
 from countdp.mechanisms import ShiftedLogGaussian
@@ -46,6 +47,10 @@ def test_the_route_takes_one_noise_at_two_locations_and_nothing_else():
     assert noise_pair(_laplace_log_law(0, 0.1, c=1), _laplace_log_law(0.1, 0.1, c=2)) is None
     assert noise_pair(m.released_law(3), m.unclipped_law(4)) is None
     assert noise_pair(Gaussian(0, 1), Gaussian(0, 2)) is None
+    # two noises with the same location, scale and shift: still two laws
+    lap, gau = _laplace_log_law(0, 0.1), ContinuousLaw(LogShiftedGaussianDensity(0.1, 0.1, 1))
+    assert noise_pair(lap, gau) is None and noise_pair(gau, lap) is None
+    assert noise_pair(ClippedAtZero(lap), ClippedAtZero(gau)) is None
 
 
 def test_a_noise_with_an_undeclared_parameter_is_not_taken_for_one_noise():
