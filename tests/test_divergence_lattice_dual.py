@@ -18,13 +18,13 @@ GS = [1e-8, 1e-3, 0.1, 0.5, 1.0, 3.0, 5.0, 40.0, 1e3, 1e6]
 def test_start_ratio_is_the_negative_root(g):
     u = start_ratio("one-sided", g)
     assert u < 0
-    assert math.expm1(u) - u == pytest.approx(g, rel=1e-12)
+    assert math.expm1(u) - u == pytest.approx(g, rel=1e-12, abs=0)
     assert abs(math.expm1(u) - u - g) <= 1e-12 * (1 + g)
     u = start_ratio("symmetric", g)
-    assert u < 0 and 1 - math.cosh(u) == pytest.approx(-g, rel=1e-10)
+    assert u < 0 and -2 * math.sinh(u / 2) ** 2 == pytest.approx(-g, rel=1e-12, abs=0)  # 1 - cosh u
     assert abs(1 - math.cosh(u) + g) <= 1e-12 * (1 + g)
     u = start_ratio("dirichlet", g)
-    assert u < 0 and 2 - 2 * math.cosh(u / 2) == pytest.approx(-g, rel=1e-10)
+    assert u < 0 and -4 * math.sinh(u / 4) ** 2 == pytest.approx(-g, rel=1e-12, abs=0)  # 2 - 2 cosh(u/2)
     assert abs(2 - 2 * math.cosh(u / 2) + g) <= 1e-12 * (1 + g)
 
 
@@ -50,4 +50,4 @@ def test_next_ratio_solves_its_step(u, target):
     assert sym - math.exp(-sym) == pytest.approx(2 * target + u - 2 + math.exp(u), abs=1e-12)
     dir_ = next_ratio("dirichlet", u, target)
     c = 2 - math.exp(u / 2) - target
-    assert (dir_ == math.inf) if c <= 0 else math.exp(-dir_ / 2) == pytest.approx(c, rel=1e-14)
+    assert (dir_ == math.inf) if c <= 0 else math.exp(-dir_ / 2) == pytest.approx(c, rel=1e-14, abs=0)

@@ -22,21 +22,21 @@ C0 = float(formulas.airy_limit_constant.fp())
 @pytest.mark.parametrize("theta", [0.0, 0.25, 0.5])
 def test_minimum_reaches_M_and_meets_its_dual(kind, theta):
     sol = lattice_minimum(kind, theta, 10)
-    assert sol.M == pytest.approx(10, rel=1e-10)
+    assert sol.M == pytest.approx(10, rel=1e-10, abs=0)
     seq = dual_certificate(kind, theta, sol.lam)
     assert seq.dual_value(sol.M) <= sol.value * (1 + 1e-12)
-    assert seq.dual_value(sol.M) == pytest.approx(sol.value, rel=1e-10)
+    assert seq.dual_value(sol.M) == pytest.approx(sol.value, rel=1e-10, abs=0)
 
 
 @pytest.mark.parametrize("kind", ["symmetric", "dirichlet"])   # the one-sided KL is not mirror-symmetric
 def test_mirror_lattice_has_the_same_minimum(kind):
     a, b = lattice_minimum(kind, 0.25, 7), lattice_minimum(kind, 0.75, 7)
-    assert a.value == pytest.approx(b.value, rel=1e-10)
+    assert a.value == pytest.approx(b.value, rel=1e-10, abs=0)
 
 
 def test_small_M_and_the_least_distance():
     sol = lattice_minimum("dirichlet", 0.0, 0.56)
-    assert sol.M == pytest.approx(0.56, rel=1e-10)
+    assert sol.M == pytest.approx(0.56, rel=1e-10, abs=0)
     with pytest.raises(ValueError):
         lattice_minimum("dirichlet", 0.5, 0.5)
 
@@ -57,11 +57,11 @@ def test_tail_sums_of_a_geometric_law():
     from countdp.laws.lattice import LatticeLaw
     law = LatticeLaw(0.0, -5, np.abs(np.arange(-5, 6)).astype(float))
     mass, first, F = tail_sums("dirichlet", law)
-    assert mass == pytest.approx(1 / math.tanh(0.5), rel=1e-14)
+    assert mass == pytest.approx(1 / math.tanh(0.5), rel=1e-14, abs=0)
     k = np.arange(-400, 401)
     p = np.exp(-np.abs(k))
-    assert first == pytest.approx(np.sum(np.abs(k) * p), rel=1e-13)
-    assert F == pytest.approx(np.sum((np.sqrt(p[1:]) - np.sqrt(p[:-1])) ** 2), rel=1e-13)
+    assert first == pytest.approx(np.sum(np.abs(k) * p), rel=1e-13, abs=0)
+    assert F == pytest.approx(np.sum((np.sqrt(p[1:]) - np.sqrt(p[:-1])) ** 2), rel=1e-13, abs=0)
 
 
 def test_enclosure_brackets_the_float_minimum():
@@ -88,4 +88,4 @@ def test_the_geometric_tails_of_every_kind_match_a_long_sum(kind):
     long = {"symmetric": np.sum(0.5 * (a - b) * np.diff(V)),
             "one-sided": np.sum(formulas.one_sided_summand.fp(a, b)),
             "dirichlet": np.sum((np.sqrt(b) - np.sqrt(a)) ** 2)}[kind]
-    assert F == pytest.approx(long, rel=1e-13)
+    assert F == pytest.approx(long, rel=1e-13, abs=0)

@@ -46,15 +46,15 @@ def test_summands_are_ratios_times_the_hellinger_term(a, b):
     a, b = mpmath.mpf(a), mpmath.mpf(b)
     h = formulas.hellinger_summand(a, b)
     y = mpmath.log(a / b) / 4
-    assert formulas.symmetric_summand(a, b) == pytest.approx(4 * h * formulas.symmetric_ratio(y), rel=1e-25)
+    assert formulas.symmetric_summand(a, b) == pytest.approx(4 * h * formulas.symmetric_ratio(y), rel=1e-25, abs=0)
     s = mpmath.sqrt(a / b)
-    assert formulas.one_sided_summand(a, b) == pytest.approx(2 * h * formulas.one_sided_ratio(s), rel=1e-20)
+    assert formulas.one_sided_summand(a, b) == pytest.approx(2 * h * formulas.one_sided_ratio(s), rel=1e-20, abs=0)
 
 
 def test_margin_is_y_times_its_slope():
     for y in ("0.01", "0.2", "0.5"):
         y = mpmath.mpf(y)
-        assert formulas.interpolation_margin(y) == pytest.approx(y * formulas.interpolation_margin_slope(y), rel=1e-25)
+        assert formulas.interpolation_margin(y) == pytest.approx(y * formulas.interpolation_margin_slope(y), rel=1e-25, abs=0)
 
 
 def test_site_gradients_sum_to_the_objective():
@@ -68,7 +68,7 @@ def test_site_gradients_sum_to_the_objective():
         grad = {"symmetric": formulas.symmetric_site_gradient, "one-sided": formulas.one_sided_site_gradient}[kind]
         F = mpmath.fsum(summand(p[i - 1], p[i]) for i in range(1, len(p)))
         W = mpmath.fsum(p[i] * grad(logs[i - 1] - logs[i], logs[i] - logs[i + 1]) for i in range(1, len(p) - 1))
-        assert F == pytest.approx(W, rel=1e-20), kind
+        assert F == pytest.approx(W, rel=1e-20, abs=0), kind
 
 
 def test_assembled_bound_tends_to_its_limit():
@@ -76,4 +76,4 @@ def test_assembled_bound_tends_to_its_limit():
     N = mpmath.mpf(10) ** 16
     rho = eps * N / (eps * N + 3)
     val = r * r * N * N * formulas.assembled_bound(N, r, q, rho)
-    assert val == pytest.approx(formulas.assembled_limit(r, eps, q), rel=1e-12)
+    assert val == pytest.approx(formulas.assembled_limit(r, eps, q), rel=1e-12, abs=0)

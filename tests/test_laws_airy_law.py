@@ -29,10 +29,10 @@ def test_airylaw_scale_location():
     assert abs(law.mp_logpdf(0.5) - (airy.mp_logpdf(x_mp) - mp.log(mp.mpf(0.3)))) < mp.mpf("1e-25")
     c = airy.float_constants()
     assert law.mean == -1.2
-    assert law.var == pytest.approx(0.09 * c.second_moment)
-    assert law.mean_abs == pytest.approx(0.3 * c.mean_abs)
-    assert law.fisher == pytest.approx(c.fisher / 0.09)
-    assert law.mean_abs**2 * law.fisher / 2 == pytest.approx(c.m2I_half, rel=1e-14)
+    assert law.var == pytest.approx(0.09 * c.second_moment, rel=1e-6, abs=0)
+    assert law.mean_abs == pytest.approx(0.3 * c.mean_abs, rel=1e-6, abs=0)
+    assert law.fisher == pytest.approx(c.fisher / 0.09, rel=1e-6, abs=0)
+    assert law.mean_abs**2 * law.fisher / 2 == pytest.approx(c.m2I_half, rel=1e-14, abs=0)
     s = law.sample(np.random.default_rng(1), 20000)
     assert abs(np.mean(np.abs(s + 1.2)) - law.mean_abs) < 5 * np.std(np.abs(s + 1.2)) / math.sqrt(s.size)
 

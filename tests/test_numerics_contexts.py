@@ -27,7 +27,7 @@ def test_a_formula_runs_in_every_number_system():
         v = square_plus_log(2)
         assert isinstance(v, mpmath.mpf)
         assert abs(v - (4 + mpmath.log(2))) < mpmath.mpf(10) ** -28
-    assert square_plus_log.fp(2.0) == pytest.approx(4 + np.log(2), rel=1e-15)
+    assert square_plus_log.fp(2.0) == pytest.approx(4 + np.log(2), rel=1e-15, abs=0)
     np.testing.assert_allclose(square_plus_log.fp(np.array([1.0, 2.0])), [1.0, 4 + np.log(2)])
     b = square_plus_log.ball(2)
     assert isinstance(b, arb) and b.contains(arb(4) + arb(2).log())
@@ -67,7 +67,7 @@ def test_normal_law_agrees_across_systems():
         for x in (-6.0, -1.0, 0.0, 0.5, 3.0):
             ref = mpmath.ncdf(x)
             assert abs(mp.ncdf(x) - ref) < mpmath.mpf(10) ** -28 * max(ref, 1e-300)
-            assert fp.ncdf(x) == pytest.approx(float(ref), rel=1e-14)
+            assert fp.ncdf(x) == pytest.approx(float(ref), rel=1e-14, abs=0)
             b = ball.ncdf(x)
             assert abs(float(b.mid()) - float(ref)) <= float(b.rad()) + 1e-16 * float(ref)
         d = ball.ncdf_diff(5, 6)
@@ -75,7 +75,7 @@ def test_normal_law_agrees_across_systems():
         with mpmath.workdps(80):
             ref = mpmath.ncdf(6) - mpmath.ncdf(5)
         assert abs(mp.ncdf_diff(5, 6) - ref) < mpmath.mpf(10) ** -28 * ref
-        assert fp.ncdf_diff(5.0, 6.0) == pytest.approx(float(mp.ncdf_diff(5, 6)), rel=1e-14)
+        assert fp.ncdf_diff(5.0, 6.0) == pytest.approx(float(mp.ncdf_diff(5, 6)), rel=1e-14, abs=0)
 
 
 def test_formulas_pickle_by_reference_and_expose_their_body():
@@ -91,7 +91,7 @@ def test_one_patch_of_the_body_corrupts_every_system(monkeypatch):
     with mpmath.workdps(30):
         assert abs(formulas.budget(10, 0.5, 1) / (mpmath.log1p(mpmath.mpf(1) / 10) ** 2 / 0.5) - 4) \
             < mpmath.mpf(10) ** -25
-    assert formulas.budget.fp(10, 0.5, 1.0) == pytest.approx(4 * np.log1p(0.1) ** 2 / 0.5)
+    assert formulas.budget.fp(10, 0.5, 1.0) == pytest.approx(4 * np.log1p(0.1) ** 2 / 0.5, rel=1e-6, abs=0)
     assert formulas.budget.ball(10, "0.5", 1).overlaps(8 * arb(fmpq(1, 10)).log1p() ** 2)
 
 

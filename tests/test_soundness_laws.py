@@ -253,7 +253,7 @@ def test_the_cdf_is_the_integral_of_the_pdf_and_its_derivative(name):
         if fp is not None:
             h = 1e-4 * (1 + abs(x))
             der = (float(fp(np.array([x + h]))[0]) - float(fp(np.array([x - h]))[0])) / (2 * h)
-            assert der == pytest.approx(float(d.mp_pdf(x)), rel=1e-6)
+            assert der == pytest.approx(float(d.mp_pdf(x)), rel=1e-6, abs=0)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -405,5 +405,5 @@ def test_the_airy_samplers_envelope_segments_have_the_areas_of_their_exponential
     areas = sampler._segment_areas(start, env.slopes, lengths)
     for i, (s0, d, lo, hi) in enumerate(zip(start, env.slopes, env.bounds[:-1], env.bounds[1:])):
         exact = mpmath.quad(lambda x: mpmath.exp(s0 + d * (x - lo)), [lo, hi if np.isfinite(hi) else mpmath.inf])
-        assert float(areas[i]) == pytest.approx(float(exact), rel=1e-12), i
-    assert env.total == pytest.approx(float(areas.sum()), rel=1e-15)
+        assert float(areas[i]) == pytest.approx(float(exact), rel=1e-12, abs=0), i
+    assert env.total == pytest.approx(float(areas.sum()), rel=1e-15, abs=0)

@@ -37,14 +37,20 @@ __all__ = ["start_ratio", "next_ratio", "shoot", "dual_certificate", "U_BLOWUP"]
 U_BLOWUP = 30.0   # a log-ratio above this (a factor e^30 between neighbours) is a blow-up
 
 
+def _acosh1p(g: float) -> float:
+    """acosh(1 + g) = log1p(g + sqrt(g (g + 2))) for g >= 0, without rounding 1 + g first (which
+    would cost half the digits at g ~ 1e-8)."""
+    return math.log1p(g + math.sqrt(g * (g + 2)))
+
+
 def start_ratio(kind: str, g: float) -> float:
     """The constant log-ratio u < 0 with W(u, u) = -g (g = lam |x_{L-1}| - mu > 0)."""
     if g <= 0:
         raise ValueError("the shooting must start where lam |x| > mu")
     if kind == "symmetric":                      # 1 - cosh u = -g
-        return -math.acosh(1 + g)
+        return -_acosh1p(g)
     if kind == "dirichlet":                      # 2 - 2 cosh(u/2) = -g
-        return -2 * math.acosh(1 + g / 2)
+        return -2 * _acosh1p(g / 2)
     u = -g - 1.0                                 # one-sided: e^u - 1 - u = g, the root u < 0
     for _ in range(200):
         step = (math.expm1(u) - u - g) / math.expm1(u)
