@@ -91,7 +91,7 @@ def test_ppf_edges():
     assert airy.ppf(0.5) == 0.0
     assert airy.ppf(0.0) == -np.inf and airy.ppf(1.0) == np.inf
     x = airy.ppf(np.array([1e-300, 1e-20, 0.25]))
-    assert np.allclose(airy.cdf(x) / np.array([1e-300, 1e-20, 0.25]), 1.0, rtol=1e-12)
+    assert np.allclose(airy.cdf(x) / np.array([1e-300, 1e-20, 0.25]), 1.0, rtol=1e-12, atol=0)
     with pytest.raises(ValueError, match="p must lie in"):
         airy.ppf(1.5)
     with pytest.raises(ValueError, match="p must lie in"):
