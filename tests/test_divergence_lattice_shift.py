@@ -89,3 +89,25 @@ def test_the_geometric_tails_of_every_kind_match_a_long_sum(kind):
             "one-sided": np.sum(formulas.one_sided_summand.fp(a, b)),
             "dirichlet": np.sum((np.sqrt(b) - np.sqrt(a)) ** 2)}[kind]
     assert F == pytest.approx(long, rel=1e-13, abs=0)
+
+
+@pytest.mark.parametrize("kind", ["symmetric", "one-sided", "dirichlet"])
+def test_the_ball_tails_of_every_kind_match_a_long_sum(kind):
+    """The same short window through the certified primal (countdp.arb.lattice_shift): its balls
+    of sum p, sum |x| p and F(p), with closed-form geometric tails, contain the sums over
+    |k| <= 400 (whose own remainder, e^-400, is far below the 1e-13 they are compared at)."""
+    from countdp import formulas
+    from countdp.laws.lattice import LatticeLaw
+
+    law = LatticeLaw(0.0, -5, np.abs(np.arange(-5, 6)).astype(float))
+    balls = lattice_balls.primal_value(kind, law)
+    k = np.arange(-400, 401)
+    V = np.abs(k).astype(float)
+    p = np.exp(-V)
+    a, b = p[:-1], p[1:]
+    long = {"symmetric": np.sum(0.5 * (a - b) * np.diff(V)),
+            "one-sided": np.sum(formulas.one_sided_summand.fp(a, b)),
+            "dirichlet": np.sum((np.sqrt(b) - np.sqrt(a)) ** 2)}[kind]
+    for ball, exact in ((balls.mass, np.sum(p)), (balls.first, np.sum(np.abs(k) * p)), (balls.objective, long)):
+        assert float(ball.rad()) < 1e-14 * exact
+        assert abs(float(ball.mid()) - exact) <= 1e-13 * exact
