@@ -124,6 +124,22 @@ def test_budget_plot(tmp_path, capsys):
     assert "--plot" in capsys.readouterr().err
 
 
+def test_budget_plot_draws_the_users_counts_and_a_curve_between_them(tmp_path, monkeypatch):
+    """Several counts: the curve runs over them and 8 points a decade between the first and the
+    last; one count: over 1 .. 10^6 with that count marked."""
+    from countdp.calculator import counts, plot
+
+    seen = []
+    monkeypatch.setattr(plot, "plot", lambda path, r0, c, ns, **kw: seen.append((list(ns), list(kw["marks"]))) or str(path))
+    assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "10,37,1000", "--plot", str(tmp_path / "a.png")]) == 0
+    ns, marks = seen[-1]
+    assert marks == [] and ns[0] == 10 and ns[-1] == 1000 and 37 in ns and len(ns) == 18
+    assert ns == sorted(set(ns)) and {13, 18, 100, 750} <= set(ns)
+    assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "37", "--plot", str(tmp_path / "b.png")]) == 0
+    ns, marks = seen[-1]
+    assert marks == [37] and ns == counts.parse_counts("1:1000000:log8") and len(ns) == 47
+
+
 def test_budget_full_precision(capsys):
     """Values beyond float64 are printed at full precision, never inf or 0.0 (v(10) at r0 = 1e-300
     is 1.1566e+598; v(10^400) at r0 = 0.1 is 1.27e-798)."""
