@@ -98,6 +98,10 @@ NAN = float("nan")
     (lambda: epsilon_dp.rappor_pair(0, 4), "eps"),
     (lambda: epsilon_dp.worst_bounded_range_pair(0), "eta"), (lambda: epsilon_dp.worst_bounded_range_pair(-1), "eta"),
     (lambda: epsilon_dp.worst_bounded_range_pair(NAN), "eta"),
+    (lambda: epsilon_dp.worst_bounded_range_pair(2, r_fractions=(0.25, -0.5)), "r_fractions"),
+    (lambda: epsilon_dp.worst_bounded_range_pair(2, r_fractions=(1.5,)), "r_fractions"),
+    (lambda: epsilon_dp.worst_bounded_range_pair(2, r_fractions=()), "r_fractions"),
+    (lambda: epsilon_dp.worst_bounded_range_pair(2, grid=2), "grid"),
     (lambda: epsilon_dp.random_bounded_range_pairs(0, 3, np.random.default_rng(0)), "eta"),
     (lambda: epsilon_dp.two_point_pair(1.5, 1), "q"),
 ])

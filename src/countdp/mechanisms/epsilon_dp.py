@@ -381,6 +381,10 @@ def worst_bounded_range_pair(eta, grid: int = 161, r_fractions=(0.25, 0.5, 0.75,
     final Newton step on the precise tight rho (mpmath), with ``search_error`` the size of its
     improvement."""
     eta_f = float(_eps(eta, "eta"))
+    grid = validate.count("grid", grid, lo=3)
+    r_fractions = validate.reals("r_fractions", r_fractions, lo=0, hi=1, hi_open=False).ravel().tolist()
+    if not r_fractions:
+        raise ValueError("r_fractions must hold at least one fraction of eta in (0, 1]")
     best, per_r, step = _grid_search(eta_f, grid, r_fractions)
     x_star, r_star = _refine(eta_f, best, step)
     found = _two_point_sup(x_star, r_star, points_per_decade=16, refine=True)
