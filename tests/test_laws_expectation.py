@@ -11,3 +11,80 @@ def test_mc_abs_error_interval_covers_exact():
     est = mc_abs_error(mech.released_law(5), 5, np.random.default_rng(11), 200_000)
     lo, hi = est.interval
     assert lo <= float(mech.expected_abs_error_released(5)) <= hi
+
+
+# --------------------------------------------------------------------------------------------
+# quad_expectation: sums over an integer law's window, atoms plus quadrature of the density
+# --------------------------------------------------------------------------------------------
+
+import math  # noqa: E402
+
+import mpmath  # noqa: E402
+import pytest  # noqa: E402
+
+from countdp.laws import ClippedAtZero, Gaussian, LogShiftedGaussian  # noqa: E402
+from countdp.laws.base import IntegerLaw  # noqa: E402
+from countdp.laws.expectation import quad_expectation  # noqa: E402
+
+
+class _Binomial3(IntegerLaw):
+    """Binomial(3, 1/2) given by its pmf alone (no atoms table): the window is its support."""
+
+    support_lo, support_hi = 0, 3
+
+    def mp_pmf(self, k):
+        return mpmath.binomial(3, k) / 8 if 0 <= k <= 3 else mpmath.mpf(0)
+
+    def window(self, tail):
+        return 0, 3
+
+
+class _Geometric(IntegerLaw):
+    """P(k) = (1 - r) r^k on k >= 0, with the proven window r^(hi+1) <= tail."""
+
+    support_lo = 0
+
+    def __init__(self, r):
+        self.r = mpmath.mpf(r)
+
+    def mp_pmf(self, k):
+        return (1 - self.r) * self.r ** k if k >= 0 else mpmath.mpf(0)
+
+    def window(self, tail):
+        return 0, int(mpmath.ceil(mpmath.log(tail) / mpmath.log(self.r)))
+
+
+@pytest.mark.mp_dps(30)
+def test_an_integer_law_given_by_its_pmf_is_summed_over_its_whole_window():
+    m1, e1 = quad_expectation(_Binomial3(), lambda k: k)
+    m2, e2 = quad_expectation(_Binomial3(), lambda k: k * k)
+    # the error holds the allowance 10^-(dps-5) max|g| 10 for a tail (none here)
+    assert abs(m1 - mpmath.mpf(3) / 2) <= e1 < 1e-22 and abs(m2 - 3) <= e2 < 1e-22
+    g, r = _Geometric("0.9"), mpmath.mpf("0.9")
+    m, e = quad_expectation(g, lambda k: k)
+    assert abs(m - r / (1 - r)) <= e < 1e-20
+
+
+@pytest.mark.mp_dps(30)
+@pytest.mark.parametrize("rule", ["tanh-sinh", "gauss-legendre"])
+def test_a_density_with_a_kink_of_g_given_as_a_break(rule):
+    """E|Y - 0.3| for Y ~ N(0, 1): 2 phi(0.3) + 0.3 (2 Phi(0.3) - 1)."""
+    v, e = quad_expectation(Gaussian(0, 1), lambda y: abs(y - mpmath.mpf("0.3")), breaks=[0.3], rule=rule)
+    a = mpmath.mpf("0.3")
+    exact = 2 * mpmath.npdf(a) + a * (2 * mpmath.ncdf(a) - 1)
+    assert abs(v - exact) <= e + mpmath.mpf(10) ** -25 and e < 1e-20
+
+
+@pytest.mark.mp_dps(30)
+def test_atoms_plus_the_density_of_a_clipped_law():
+    """E [exp(W) - c]_+ for W ~ N(mu, s^2): e^(mu + s^2/2) Phi(d + s) - c Phi(d), d = (mu - log c)/s,
+    with the atom at 0 contributing nothing and P(Y = 0) = Phi(-d) checked through g = 1{y = 0}."""
+    mu, s, c = mpmath.mpf("0.25"), mpmath.mpf("0.8"), mpmath.mpf(1)
+    law = ClippedAtZero(LogShiftedGaussian(mu, s, c))
+    d = (mu - mpmath.log(c)) / s
+    v, e = quad_expectation(law, lambda y: y)
+    exact = mpmath.exp(mu + s * s / 2) * mpmath.ncdf(d + s) - c * mpmath.ncdf(d)
+    assert abs(v - exact) <= e + mpmath.mpf(10) ** -25 and e < 1e-20
+    v0, e0 = quad_expectation(law, lambda y: mpmath.mpf(1) if y == 0 else mpmath.mpf(0))
+    assert abs(v0 - mpmath.ncdf(-d)) <= e0 + mpmath.mpf(10) ** -25
+    assert math.isfinite(float(e0))
