@@ -224,6 +224,22 @@ def test_unreachable_targets():
         solve_r0(1, 1.0, target_eps=1)
 
 
+@pytest.mark.parametrize("via", ["exact", "cks", "bun-steinke"])
+def test_an_unreachable_target_names_the_best_an_admissible_r0_reaches(via):
+    """The message's best guarantee is the one at r0 -> r (here r = 0.1, two releases): rho, and
+    eps by the conversion asked for, against guarantee() just below r (the message shows 5 digits)."""
+    near = guarantee(0.1 * (1 - 1e-12), 1.0, 10, delta=1e-6, releases=2).rows[0]
+    with pytest.raises(Unreachable) as exc:
+        solve_r0(10, 1.0, target_rho=0.001, r=0.1, releases=2)
+    best = float(str(exc.value).split("reaches there is rho = ")[1].split(" ")[0])
+    assert best == pytest.approx(float(near.rho), rel=1e-4, abs=0)
+    with pytest.raises(Unreachable) as exc:
+        solve_r0(10, 1.0, target_eps=0.01, delta=1e-6, r=0.1, releases=2, via=via)
+    best = float(str(exc.value).split("reaches there is eps = ")[1].split(" ")[0])
+    want = next(cv for cv in near.conversions if cv.method == via)
+    assert best == pytest.approx(float(want.eps), rel=1e-4, abs=0)
+
+
 def test_the_parameters_checks_are_the_library_s():
     """releases, delta, eps and the targets: one check each, which guarantee and solve_r0 run."""
     assert budget.check_releases(3) == 3 and budget.check_delta(0.5) == 0.5 and budget.check_eps(0) == 0
