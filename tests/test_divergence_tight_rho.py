@@ -283,6 +283,9 @@ def test_atoms_of_p_on_the_integers_read_q_s_pmf_there():
     P, Q = PointMass(1), FinitePmf({0: mpmath.mpf(1) / 2, 1: mpmath.mpf(1) / 2})
     for alpha in (2, 7):
         assert abs(mp_renyi(P, Q, alpha).value - mpmath.log(2)) < 1e-25
+    # and nowhere else: an atom of P between two integers (either side of 0) has no mass under Q
+    for x in (-0.5, 0.5, -1.25):
+        assert mpmath.isinf(mp_renyi(PointMass(x), Q, 2).value)
 
 
 @pytest.mark.parametrize("m", [0.3, -0.7, 1.9])
