@@ -3,6 +3,7 @@ evaluators for finite, density and mixed pairs (countdp.divergence.loss_cgf)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -224,7 +225,7 @@ def test_results_are_typed():
         assert d.attained_at_one and d.slope_at_one is None
         assert isinstance(d.end, LargeAlphaEnd) and d.end.bounded and d.end.order >= 1e4 * (1 - 1e-12)
         assert d.first_bound >= float(d.kl) - float(d.kl_error)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         r.value = 0  # frozen
     inf = tight_rho((FinitePmf({0: 1}), FinitePmf({0: 0.5, 1: 0.5})))
     assert inf.attained_at_one and isinstance(inf.alpha, float)
