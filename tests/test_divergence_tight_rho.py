@@ -355,3 +355,21 @@ def test_the_library_fallback_on_log_normal_laws_of_two_scales():
     Q2 = MixedLaw({}, LogShiftedGaussianDensity(0, 1, 0.5))
     assert "support mismatch" in _direction(P, Q2, (), mpmath.mpf(10) ** -40).infinite_reason
     assert _direction(Q2, P, (), mpmath.mpf(10) ** -40).infinite_reason is None
+
+
+def test_densities_on_one_bounded_interval_are_not_a_support_mismatch():
+    """P with density 2x and Q uniform, both on (0, 1) (the ends given as separate float
+    objects): D_alpha(P||Q) = log(2^alpha / (alpha + 1)) / (alpha - 1), finite; P on (0, 1)
+    against Q on (0, 1/2) is a mismatch."""
+    def law(mp_log, np_log, hi):
+        return MixedLaw({}, CallableDensity(mp_log, lo=float("0"), hi=float(hi), center=0.5, scale=0.25,
+                                            np_logpdf=np_log))
+
+    P = law(lambda x: mpmath.log(2 * x), lambda x: np.log(2 * np.asarray(x, dtype=float)), "1")
+    Q = law(lambda x: mpmath.mpf(0), lambda x: np.zeros_like(np.asarray(x, dtype=float)), "1.0")
+    for alpha in (2, 3):
+        exact = mpmath.log(mpmath.mpf(2) ** alpha / (alpha + 1)) / (alpha - 1)
+        d = mp_renyi(P, Q, alpha)
+        assert abs(d.value - exact) <= d.error + mpmath.mpf(10) ** -20
+    half = law(lambda x: mpmath.log(2), lambda x: np.full_like(np.asarray(x, dtype=float), math.log(2)), "0.5")
+    assert mpmath.isinf(mp_renyi(P, half, 2).value)
