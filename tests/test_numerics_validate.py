@@ -156,6 +156,11 @@ def test_to_float_refuses_what_float64_cannot_hold():
 def test_floats():
     a = validate.floats("v", np.array([1.0, 2.0]), "hint")
     assert a.tolist() == [1.0, 2.0]
+    # an exact 0 and the smallest normal number are in range, a subnormal of either sign is not
+    tiny = float(np.finfo(float).tiny)
+    assert validate.floats("v", np.array([0.0, -0.0, tiny, -tiny, 1.0]), "hint").tolist() == [0.0, -0.0, tiny, -tiny, 1.0]
+    with pytest.raises(ValueError, match="index 1"):
+        validate.floats("v", np.array([1.0, -tiny / 2]), "hint")
     with pytest.raises(ValueError, match=r"^v at index 1 is outside the float64 range \(inf\); hint"):
         validate.floats("v", np.array([1.0, np.inf]), "hint")
     with pytest.raises(ValueError, match="index 0"):
