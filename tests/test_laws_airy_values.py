@@ -134,3 +134,12 @@ def test_logsf_on_both_sides_of_zero_in_one_array():
     with mp.workdps(30):
         want = [float(mp.log(airy.mp_sf(x))) for x in xs]
     assert np.allclose(got, want, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("name", ["pdf", "logpdf", "score", "score_prime", "cdf", "sf", "logsf"])
+def test_a_scalar_gives_a_scalar_and_an_array_its_shape(name):
+    f = getattr(airy, name)
+    v = f(0.75)
+    assert isinstance(v, float) and not isinstance(v, np.ndarray)
+    assert f(np.array([0.75])).shape == (1,) and f(np.array([[0.75, -1.0]])).shape == (1, 2)
+    assert f(np.array([0.75]))[0] == v
