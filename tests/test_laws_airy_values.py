@@ -143,3 +143,14 @@ def test_a_scalar_gives_a_scalar_and_an_array_its_shape(name):
     assert isinstance(v, float) and not isinstance(v, np.ndarray)
     assert f(np.array([0.75])).shape == (1,) and f(np.array([[0.75, -1.0]])).shape == (1, 2)
     assert f(np.array([0.75]))[0] == v
+
+
+@pytest.mark.mp_dps(30)
+@pytest.mark.parametrize("x", ["100", "1e6", "1e12", "1e20"])
+def test_mp_sf_keeps_its_digits_far_out(x):
+    """sf = (Ai'^2 - z Ai^2)/Z cancels about 1.5 log2 z bits, which the guard bits absorb: at
+    30 digits it agrees with an 80-digit evaluation to 1e-29 even at x = 1e20."""
+    v = airy.mp_sf(mp.mpf(x))
+    with mp.workdps(80):
+        ref = airy.mp_sf(mp.mpf(x))
+    assert abs(v / ref - 1) < mp.mpf("1e-29")
