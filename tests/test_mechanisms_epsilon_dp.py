@@ -123,3 +123,23 @@ def test_the_discrete_laplace_normalisation_follows_the_working_precision():
         t = 400
         total = mpmath.fsum(law.mp_pmf(k) for k in range(-t, t + 1)) + law.tail_mass(t)
         assert abs(total - 1) < mpmath.mpf(10) ** -45
+
+
+def test_privacy_loss_of_outputs_for_each_kind_of_pair():
+    """L(y) = log dP/dQ(y): from the pmf tables (+inf where only P has mass, -inf where only Q
+    has), for discrete Laplace laws a (|y - m_Q| - |y - m_P|), and from two densities."""
+    from countdp.laws import FinitePmf, Gaussian
+
+    P = FinitePmf({0: mpmath.mpf(1) / 2, 1: mpmath.mpf(1) / 4, 2: mpmath.mpf(1) / 4})
+    Q = FinitePmf({0: mpmath.mpf(1) / 4, 1: mpmath.mpf(1) / 2, 3: mpmath.mpf(1) / 4})
+    L = epsilon_dp.privacy_loss(P, Q, np.array([0, 1, 2, 3]))
+    assert L[0] == pytest.approx(math.log(2), rel=1e-15, abs=0)
+    assert L[1] == pytest.approx(math.log(1 / 2), rel=1e-15, abs=0)
+    assert L[2] == np.inf and L[3] == -np.inf
+    a, b = epsilon_dp.DiscreteLaplace(0, 0.7), epsilon_dp.DiscreteLaplace(1, 0.7)
+    y = np.array([-3, 0, 1, 5])
+    assert np.array_equal(epsilon_dp.privacy_loss(a, b, y), float(a.a) * (np.abs(y - 1) - np.abs(y)))
+    g = epsilon_dp.privacy_loss(Gaussian(0, 1), Gaussian(1, 1), np.array([-1.0, 0.5, 2.0]))
+    assert np.allclose(g, 0.5 - np.array([-1.0, 0.5, 2.0]), rtol=1e-14, atol=1e-15)
+    with pytest.raises(ValueError, match="privacy_loss needs"):
+        epsilon_dp.privacy_loss(P, Gaussian(0, 1), np.array([0]))
