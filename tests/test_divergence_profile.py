@@ -129,3 +129,14 @@ def test_an_eps_of_zero_keeps_the_error_of_the_profile_that_decided_it():
     h = profile.hockey_stick(P, Q, 0, method="quadrature")
     assert e.value == 0 and e.error > 0
     assert e.error >= h.error / 2     # (the one-way search evaluates the same quadrature with P(A))
+
+
+@pytest.mark.mp_dps(30)
+def test_eps_of_a_tiny_delta_for_a_finite_pair_ends_on_the_zero_of_the_profile():
+    """k-RR (eps = 2, k = 5): delta(eps) falls linearly to 0 at eps = D_inf = 2, so eps(1e-30) is
+    2 to within 1e-30; the bracket ends where the profile is 0 (no slope there), and the error is
+    the bracket's width plus the last step, at the root-finding's tolerance."""
+    from countdp.mechanisms import epsilon_dp
+
+    r = profile.eps_of_delta(*epsilon_dp.krr_pair(2.0, 5), mpmath.mpf("1e-30"))
+    assert abs(r.value - 2) <= r.error and r.error < 1e-12
