@@ -11,6 +11,7 @@ from countdp import formulas
 from countdp.arb.airy_calibration import (calibration_bracket, certify_calibration, error_bounds,
                                           error_target, scale_bracket)
 from countdp.arb.verdicts import Verdict
+from countdp.numerics.contexts import Undecided
 from countdp.mechanisms.airy import airy_drift_error, calibrate
 
 RS = ("0.01", "0.0001")
@@ -98,3 +99,16 @@ def test_the_calibration_tail_bounds_their_tail(j, b):
     # the bound is the interval [0, U]: U must lie above the tail
     assert float(bound.upper()) >= float(tail) * (1 - 1e-12)
     assert float(bound.upper()) <= float(tail) * float(mpmath.exp(bb * CUTOFF))
+
+
+@pytest.mark.parametrize("b", ["6.63", "10", "100"])
+def test_the_calibration_tail_is_undecided_where_its_bound_does_not_hold(b):
+    """The bound needs lam = 2 sqrt(X + a1') - b > 0 (2 sqrt(12 - 1.0188) = 6.627): at and beyond
+    it the integral may not even converge, and the bound must not be given."""
+    from countdp.arb.airy_calibration import _tail
+
+    with ctx.workprec(80):
+        a = arb(mpmath.nstr(mpmath.airyaizero(1, derivative=1), 30))
+        with pytest.raises(Undecided, match="2 sqrt"):
+            _tail(1, arb(b), a)
+        assert _tail(1, arb("6.5"), a).upper() > 0
