@@ -71,43 +71,37 @@ def test_enclosure_brackets_the_float_minimum():
     assert float(enc.upper.upper() - enc.lower.lower()) < 1e-12
 
 
-@pytest.mark.parametrize("kind", ["symmetric", "one-sided", "dirichlet"])
-def test_the_geometric_tails_of_every_kind_match_a_long_sum(kind):
-    """p_k = e^{-|k|}: the short window (|k| <= 5, p at its ends e^-5) with its closed-form tails
-    against the same summand over |k| <= 400, for each kind (a tail term wrong by a factor
-    (1 - r)^2 changes F by 1e-3 relative here)."""
-    from countdp import formulas
+def _short_window_and_long_sums(kind):
+    """p_k = e^{-|k|}: the window |k| <= 5 (p at its ends e^-5) as a LatticeLaw, and sum p,
+    sum |k| p and F(p) over |k| <= 400 (whose remainder, e^-400, is far below 1e-13)."""
     from countdp.laws.lattice import LatticeLaw
 
     law = LatticeLaw(0.0, -5, np.abs(np.arange(-5, 6)).astype(float))
-    _, _, F = tail_sums(kind, law)
     k = np.arange(-400, 401)
     V = np.abs(k).astype(float)
     p = np.exp(-V)
     a, b = p[:-1], p[1:]
-    long = {"symmetric": np.sum(0.5 * (a - b) * np.diff(V)),
-            "one-sided": np.sum(formulas.one_sided_summand.fp(a, b)),
-            "dirichlet": np.sum((np.sqrt(b) - np.sqrt(a)) ** 2)}[kind]
+    F = {"symmetric": np.sum(0.5 * (a - b) * np.diff(V)),
+         "one-sided": np.sum(formulas.one_sided_summand.fp(a, b)),
+         "dirichlet": np.sum((np.sqrt(b) - np.sqrt(a)) ** 2)}[kind]
+    return law, (np.sum(p), np.sum(np.abs(k) * p), F)
+
+
+@pytest.mark.parametrize("kind", ["symmetric", "one-sided", "dirichlet"])
+def test_the_geometric_tails_of_every_kind_match_a_long_sum(kind):
+    """The short window with its closed-form tails against the same summand over |k| <= 400, for
+    each kind (a tail term wrong by a factor (1 - r)^2 changes F by 1e-3 relative here)."""
+    law, (_, _, long) = _short_window_and_long_sums(kind)
+    _, _, F = tail_sums(kind, law)
     assert F == pytest.approx(long, rel=1e-13, abs=0)
 
 
 @pytest.mark.parametrize("kind", ["symmetric", "one-sided", "dirichlet"])
 def test_the_ball_tails_of_every_kind_match_a_long_sum(kind):
-    """The same short window through the certified primal (countdp.arb.lattice_shift): its balls
-    of sum p, sum |x| p and F(p), with closed-form geometric tails, contain the sums over
-    |k| <= 400 (whose own remainder, e^-400, is far below the 1e-13 they are compared at)."""
-    from countdp import formulas
-    from countdp.laws.lattice import LatticeLaw
-
-    law = LatticeLaw(0.0, -5, np.abs(np.arange(-5, 6)).astype(float))
+    """The same window through the certified primal (countdp.arb.lattice_shift): its balls of
+    sum p, sum |x| p and F(p), with closed-form geometric tails, hold the long sums to 1e-13."""
+    law, sums = _short_window_and_long_sums(kind)
     balls = lattice_balls.primal_value(kind, law)
-    k = np.arange(-400, 401)
-    V = np.abs(k).astype(float)
-    p = np.exp(-V)
-    a, b = p[:-1], p[1:]
-    long = {"symmetric": np.sum(0.5 * (a - b) * np.diff(V)),
-            "one-sided": np.sum(formulas.one_sided_summand.fp(a, b)),
-            "dirichlet": np.sum((np.sqrt(b) - np.sqrt(a)) ** 2)}[kind]
-    for ball, exact in ((balls.mass, np.sum(p)), (balls.first, np.sum(np.abs(k) * p)), (balls.objective, long)):
+    for ball, exact in zip((balls.mass, balls.first, balls.objective), sums):
         assert float(ball.rad()) < 1e-14 * exact
         assert abs(float(ball.mid()) - exact) <= 1e-13 * exact
