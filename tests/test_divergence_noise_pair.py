@@ -17,7 +17,7 @@ from countdp.divergence import profile, renyi
 from countdp.divergence.noise_pair import NoisePairLossCgf, noise_pair
 from countdp.divergence.standardise import standardised
 from countdp.divergence.tight_rho import d_infinity, mp_renyi, renyi_curve, tight_rho
-from countdp.laws import ClippedAtZero, ContinuousLaw, Gaussian, LogShiftedGaussian
+from countdp.laws import ClippedAtZero, ContinuousLaw, Gaussian
 from countdp.laws.log_shift import LogShiftedGaussianDensity
 from countdp.laws.reference import Laplace
 from countdp.mechanisms.log_laplace import LogLaplaceMechanism, LogShiftedLaplaceDensity

@@ -1,8 +1,15 @@
-"""countdp.laws.expectation: expectations under a law by Monte Carlo of its sampler."""
+"""countdp.laws.expectation: expectations under a law by Monte Carlo of its sampler, and by sums
+and quadrature (quad_expectation)."""
 
+import math
+
+import mpmath
 import numpy as np
+import pytest
 
-from countdp.laws.expectation import mc_abs_error
+from countdp.laws import ClippedAtZero, Gaussian, LogShiftedGaussian
+from countdp.laws.base import IntegerLaw
+from countdp.laws.expectation import mc_abs_error, quad_expectation
 from countdp.mechanisms import ShiftedLogGaussian
 
 
@@ -16,16 +23,6 @@ def test_mc_abs_error_interval_covers_exact():
 # --------------------------------------------------------------------------------------------
 # quad_expectation: sums over an integer law's window, atoms plus quadrature of the density
 # --------------------------------------------------------------------------------------------
-
-import math  # noqa: E402
-
-import mpmath  # noqa: E402
-import pytest  # noqa: E402
-
-from countdp.laws import ClippedAtZero, Gaussian, LogShiftedGaussian  # noqa: E402
-from countdp.laws.base import IntegerLaw  # noqa: E402
-from countdp.laws.expectation import quad_expectation  # noqa: E402
-
 
 class _Binomial3(IntegerLaw):
     """Binomial(3, 1/2) given by its pmf alone (no atoms table): the window is its support."""

@@ -1,9 +1,12 @@
 """numerics.quadrature.smooth_quad: Gauss-Legendre for smooth panels, tanh-sinh where better."""
 
+import math
+
 import mpmath
+import numpy as np
 import pytest
 
-from countdp.numerics.quadrature import smooth_quad
+from countdp.numerics.quadrature import log_window_integral, smooth_quad
 
 
 def test_gauss_legendre_on_a_smooth_integrand_matches_the_exact_value():
@@ -55,10 +58,6 @@ def _log_kinked(k):
 
 @pytest.mark.parametrize("s", [1e-3, 1.0, 250.0])
 def test_log_window_integral_of_a_gaussian_is_exact_within_its_error(s):
-    import math
-
-    from countdp.numerics.quadrature import log_window_integral
-
     est = log_window_integral(lambda y: -0.5 * (y / s) ** 2 + 700.0, 0.0, s)
     exact = 700 + math.log(math.sqrt(2 * math.pi) * s)
     assert abs(est.value - exact) <= est.error and est.error < 1e-12
@@ -69,10 +68,6 @@ def test_log_window_integral_with_a_kink_as_anchor_keeps_its_accuracy(k):
     """A kink of ell off the 96 uniform panels' edges: given as an anchor it becomes a panel edge,
     and the value is exact to near float precision; inside a panel the 16- and 10-point rules
     would both lose ten digits (the value 1e-5 off, and the error bar with it)."""
-    import numpy as np
-
-    from countdp.numerics.quadrature import log_window_integral
-
     ell = lambda y: -np.abs(y - k) - 0.5 * y * y
     est = log_window_integral(ell, 0.0, 1.0, anchors=(k,))
     exact = float(_log_kinked(k))
@@ -82,10 +77,6 @@ def test_log_window_integral_with_a_kink_as_anchor_keeps_its_accuracy(k):
 
 
 def test_log_window_integral_on_a_half_line_and_an_undecaying_integrand():
-    import numpy as np
-
-    from countdp.numerics.quadrature import log_window_integral
-
     est = log_window_integral(lambda y: -y, 1.0, 1.0, lo=0.0, anchors=(0.0,))
     assert abs(est.value) <= est.error and est.error < 1e-12          # int_0^inf e^-y dy = 1
     with pytest.raises(RuntimeError, match="does not decay"):
