@@ -162,6 +162,33 @@ def markdown(doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def scored(doc: dict, triage: list[dict]) -> dict:
+    """Triage every survivor of ``doc["mutants"]`` and tally the packages, the trusted core and
+    the whole library into ``doc["by_group"]`` (in place; also returned)."""
+    mutants = doc["mutants"]
+    for m in mutants:
+        m["triage"] = triage_of(m, triage) if m["ran"] and not m["killed"] else None
+    groups = {p: [m for m in mutants if m["package"] == p] for p in sorted({m["package"] for m in mutants})}
+    groups["trusted core"] = [m for m in mutants if m["core"]]
+    groups["whole library"] = mutants
+    doc["by_group"] = {k: tally(v) for k, v in groups.items()}
+    return doc
+
+
+def rescore(run: Path, triage: Path) -> dict:
+    """A checked-in run (``mutation/runs/NAME.json`` and ``.md``) scored again with the triage
+    file as it is now: the JSON rewritten, and the Markdown's tables after its own opening
+    paragraphs (everything before the line starting "Seed ")."""
+    doc = scored(json.loads(run.read_text()), load_triage(triage))
+    run.write_text(json.dumps(doc, indent=1) + "\n")
+    md_path = run.with_suffix(".md")
+    title, body = markdown(doc).split("\n", 1)
+    old = md_path.read_text() if md_path.exists() else title + "\n"
+    at = old.find("\nSeed ")
+    md_path.write_text((old[:at + 1] if at >= 0 else title + "\n") + body.lstrip("\n"))
+    return doc
+
+
 def write(session: Path, tree: Path, plan: dict, core: list[str], args, seconds: float) -> int:
     """Write the reports; exit status 1 if a survivor is untriaged."""
     from importlib.metadata import version
@@ -177,18 +204,12 @@ def write(session: Path, tree: Path, plan: dict, core: list[str], args, seconds:
     population = sum(r.output != FILTERED for _, r in completed)
     mutants = sorted((mutant_entry(i, r, tree, core_modules) for i, r in done),
                      key=lambda m: (m["file"], m["line"], m["column"], m["operator"]))
-    triage = load_triage(args.triage)
-    for m in mutants:
-        m["triage"] = triage_of(m, triage) if m["ran"] and not m["killed"] else None
-    groups = {p: [m for m in mutants if m["package"] == p] for p in sorted({m["package"] for m in mutants})}
-    groups["trusted core"] = [m for m in mutants if m["core"]]
-    groups["whole library"] = mutants
     doc = {"tool": "cosmic-ray", "version": version("cosmic-ray"), "seed": args.seed,
            "sample_size": len(mutants), "scope": args.scope, "population": population,
            "trusted_core": core, "seconds": round(seconds, 1),
            "seconds_per_mutant": round(sum(m["seconds"] for m in mutants) / max(len(mutants), 1), 2),
-           "by_group": {k: tally(v) for k, v in groups.items()}, "plan": plan["modules"],
-           "mutants": mutants}
+           "plan": plan["modules"], "mutants": mutants}
+    scored(doc, load_triage(args.triage))
     args.reports.mkdir(parents=True, exist_ok=True)
     (args.reports / f"{args.name}.json").write_text(json.dumps(doc, indent=1) + "\n")
     (args.reports / f"{args.name}.md").write_text(markdown(doc))

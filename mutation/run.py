@@ -243,6 +243,9 @@ def parse_args(argv):
     p.add_argument("--dry-run", action="store_true", help="sample and plan only: print them")
     p.add_argument("--report-only", action="store_true",
                    help="write the reports of the finished run in --work again (after triage)")
+    p.add_argument("--rescore", type=Path, nargs="+", metavar="RUN.json",
+                   help="score checked-in runs (mutation/runs/*.json, with their .md) again with "
+                        "the triage file as it is now")
     args = p.parse_args(argv)
     if args.sample < 1:
         p.error(f"--sample must be >= 1, got {args.sample}")
@@ -255,6 +258,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     started = time.monotonic()
     work = args.work.resolve()
+    if args.rescore:  # a checked-in run scored again with the triage file as it is now
+        for run in args.rescore:
+            whole = report.rescore(run, args.triage)["by_group"]["whole library"]
+            print(f"{run}: strict {whole['strict score']}, without benign {whole['score']}, "
+                  f"{whole['untriaged']} untriaged")
+        return 0
     if args.report_only:  # the reports again from a finished run (e.g. after triage)
         tree, plan = work / "tree", json.loads((work / "plan.json").read_text())
         done = json.loads((work / "run.json").read_text())

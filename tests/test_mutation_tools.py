@@ -76,3 +76,31 @@ def test_scores_leave_out_equivalent_survivors_and_the_second_one_benign_too():
     assert t["untriaged"] == 1 and t["real"] == 1 and t["benign"] == 1
     assert t["strict score"] == 0.4 and t["strict score by claims"] == 0.2
     assert t["score"] == 0.5 and t["score by claims"] == 0.25
+
+
+def test_a_checked_in_run_is_rescored_with_the_triage_as_it_is_now(tmp_path):
+    """rescore: the survivor's new triage class reaches the JSON and the tables, and the run's
+    own opening paragraphs stay as they were."""
+    import json
+
+    survivor = dict(_mutant(), core=True, package="laws", ran=True, killed=False, killed_by_claims=False,
+                    triage={"class": "benign", "reason": "old"}, line=40, column=0, diff="",
+                    claims="survived", tests="survived", seconds=1.0, job_id="a")
+    killed = dict(survivor, killed=True, killed_by_claims=True, triage=None, job_id="b", line=41)
+    doc = {"tool": "cosmic-ray", "version": "8.7.0", "seed": 5, "sample_size": 2, "scope": "all",
+           "population": 9, "trusted_core": [], "seconds": 2.0, "seconds_per_mutant": 1.0,
+           "by_group": {}, "plan": {}, "mutants": [survivor, killed]}
+    run = tmp_path / "r.json"
+    run.write_text(json.dumps(doc))
+    (tmp_path / "r.md").write_text("# Mutation testing\n\nOur own words.\n\nSeed 5, old tables\n")
+    triage = tmp_path / "t.toml"
+    e = survivor
+    triage.write_text(f'[[survivor]]\nfile = "{e["file"]}"\nline = 40\noperator = "{e["operator"]}"\n'
+                      f'source = "{e["source"]}"\nmutant = "{e["mutant"]}"\nclass = "real"\nreason = "new"\n')
+    out = report.rescore(run, triage)
+    assert out["by_group"]["whole library"]["real"] == 1
+    assert out["by_group"]["whole library"]["strict score"] == 0.5
+    assert json.loads(run.read_text())["mutants"][0]["triage"]["class"] == "real"
+    md = (tmp_path / "r.md").read_text()
+    assert md.startswith("# Mutation testing\n\nOur own words.\n\nSeed 5, 2 mutants") and "old tables" not in md
+    assert "| real | new |" in md
