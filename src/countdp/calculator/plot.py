@@ -14,7 +14,7 @@ from ..mechanisms.airy import AiryLogMechanism
 from .budget import guarantee
 from .counts import count_list, parse_counts
 
-__all__ = ["Curves", "curves", "plot"]
+__all__ = ["Curves", "curves", "figure", "plot"]
 
 
 @dataclass(frozen=True)
@@ -63,15 +63,13 @@ def curves(r0, c, ns: Sequence[int] | None = None, delta=1e-6, releases: int = 1
                   float(delta), releases, note, [int(m) for m in marks])
 
 
-def plot(path, r0, c, ns: Sequence[int] | None = None, delta=1e-6, releases: int = 1,
-         marks: Sequence[int] = ()) -> str:
-    """Draw v(n) and eps(n) against n for the paper's mechanism and the Airy mechanism with the
-    same (r0, c) side by side, into ``path`` (PNG, or any format matplotlib knows by the
-    suffix).  Uses matplotlib's object API (no pyplot state, no display).  Returns the path."""
+def figure(cv: Curves, r0, c):
+    """The figure of :func:`plot` drawn from ``cv``: top, k v(n) (left) and eps(n) (right) for
+    the paper's mechanism and the Airy mechanism; below, their ratios Airy / paper.  Uses
+    matplotlib's object API (no pyplot state, no display)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    cv = curves(r0, c, ns, delta, releases, marks)
     fig = Figure(figsize=(10.5, 6.2))
     FigureCanvasAgg(fig)
     axes = fig.subplots(2, 2, sharex="col", gridspec_kw={"height_ratios": [3, 1.3]})
@@ -117,5 +115,15 @@ def plot(path, r0, c, ns: Sequence[int] | None = None, delta=1e-6, releases: int
     if cv.airy_note:
         fig.text(0.5, 0.01, cv.airy_note[:150], ha="center", fontsize=7, color="0.3")
     fig.tight_layout()
+    return fig
+
+
+def plot(path, r0, c, ns: Sequence[int] | None = None, delta=1e-6, releases: int = 1,
+         marks: Sequence[int] = ()) -> str:
+    """Draw v(n) and eps(n) against n for the paper's mechanism and the Airy mechanism with the
+    same (r0, c) side by side (:func:`figure` of :func:`curves`), into ``path`` (PNG, or any
+    format matplotlib knows by the suffix), 10.5 x 6.2 inches at 110 dpi.  A PNG carries no
+    software version, so the same numbers give the same bytes.  Returns the path."""
+    fig = figure(curves(r0, c, ns, delta, releases, marks), r0, c)
     fig.savefig(str(path), dpi=110, metadata={"Software": None} if str(path).endswith(".png") else None)
     return str(path)
