@@ -22,6 +22,15 @@ def test_richardson_exact_on_polynomials_and_error():
     assert e.error >= 1e-10
 
 
+def test_the_error_of_a_constant_sequence_is_the_rounding_alone():
+    """Nothing to extrapolate: the error bar is the working precision's rounding of a value of
+    size 1e6 through weights of size ~10, positive and far below the value (30 digits)."""
+    L = mpmath.mpf(10) ** 6 / 3
+    e = richardson([mpmath.mpf(2) ** -k for k in range(1, 6)], [L] * 5)
+    assert abs(e.value - L) <= e.error
+    assert 0 < e.error < mpmath.mpf("1e-21") * L
+
+
 def test_richardson_with_known_powers():
     """An expansion in h^2 only: powers (2, 4) use the finest three points and are exact."""
     hs = [mpmath.mpf(2) ** -k for k in range(1, 6)]
