@@ -313,7 +313,7 @@ def test_gaussian_pair_density_by_integral(short_tails, alpha, rho, delta, uc):
     _assert_encloses(gaussian_renyi.density_part(pair), true, "closed form")
 
 
-@pytest.mark.parametrize("n,c,sigma", [(3, 1, 0.5), (0, 2, 1.25), (1, 0.5, 2.0)])
+@pytest.mark.parametrize("n,c,sigma", [(3, 1, 0.5), (0, 2, 1.25), (1, 0.5, 2.0), (0, 5, 0.125), (2, 40, 0.25)])
 def test_means_of_the_release(short_tails, n, c, sigma):
     s = mpmath.mpf(sigma)
     with mpmath.workdps(DPS):
