@@ -85,8 +85,96 @@ def test_budget_unreachable_target(capsys):
     assert len(err.strip().splitlines()) == 1
 
 
+def _table(out: str) -> tuple[list[str], list[list[str]]]:
+    """The header and the rows of a table printed below one line of title."""
+    lines = [ln.split() for ln in out.splitlines()[1:] if ln.strip()]
+    return lines[0], lines[1:]
+
+
+def test_budget_solve_one_count_as_text(capsys):
+    """One n: the solved r0 and sigma, then the guarantee they give, whose eps is the target;
+    the same r0 as the JSON (to the printed digits)."""
+    argv = ["budget", "--c", "1", "--n", "100", "--target-eps", "1", "--delta", "1e-6"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("target eps = 1 at delta = 1e-06 (exact profile of the released mechanism) on "
+                      "the edge at n = 100 (c = 1, 1 release):")
+    r0_line = out[1].split()
+    assert r0_line[0] == "r0" and r0_line[2:4] == ["(solved:", "sigma"]
+    assert cli.main(argv + ["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert float(r0_line[1]) == pytest.approx(data["r0"], rel=1e-5, abs=0)
+    assert r0_line[4] == "=" and float(r0_line[5].rstrip(",")) == pytest.approx(data["sigma"], rel=1e-5, abs=0)
+    eps_rows = [ln.split() for ln in out if ln.startswith("    ") and "exact profile" in ln]
+    assert [float(r[0]) for r in eps_rows] == [1.0]
+    assert "edge (99, 100), n=100" in "\n".join(out)
+
+
+def test_budget_solve_a_table_of_counts_with_the_unreachable_marked():
+    """Several n: one row each, in the order of n, the unreachable ones marked in the table and
+    each explained on stderr (exit status 1); a reachable row meets the target (k v = rho for
+    k releases) with the r0 that n alone is solved with."""
+    code, out, err = run_main(["budget", "--c", "1", "--n", "100,9,1000", "--target-rho", "0.01",
+                               "--releases", "3"])
+    assert code == 1
+    assert out.splitlines()[0] == "target rho = 0.01 (c = 1, 3 releases): r0 per n"
+    head, rows = _table(out)
+    assert head == ["n", "r0", "sigma", "v(n)", "rho", "E|Y-n|", "r0(n+c)/(1+c)"]
+    assert [r[0] for r in rows] == ["9", "100", "1000"]  # by n, not as text
+    assert rows[0][1:] == ["unreachable"] + ["-"] * 5
+    for r in rows[1:]:
+        assert float(r[4]) == pytest.approx(0.01, rel=1e-5, abs=0)
+        assert 3 * float(r[3]) == pytest.approx(0.01, rel=1e-5, abs=0)
+    assert float(rows[2][1]) < float(rows[1][1])
+    msgs = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(msgs) == 1 and msgs[0].startswith("countdp budget: target unreachable: rho = 0.01 on the edge at n = 9 ")
+    code, one, _ = run_main(["budget", "--c", "1", "--n", "1000", "--target-rho", "0.01", "--releases", "3"])
+    assert code == 0 and one.splitlines()[1].split()[1] == rows[2][1]
+
+
+def test_budget_solve_json_of_several_counts_lists_the_unreachable():
+    code, out, err = run_main(["budget", "--c", "1", "--n", "1,100", "--target-eps", "0.5", "--delta",
+                               "1e-6", "--json"])
+    assert code == 1 and "n = 1 " in err
+    data = json.loads(out)
+    assert [s["solve"]["n"] for s in data["solutions"]] == [100]
+    assert data["solutions"][0]["rows"][0]["eps"] == pytest.approx(0.5, rel=1e-9, abs=0)
+    assert [u["n"] for u in data["unreachable"]] == [1]
+    assert data["unreachable"][0]["message"].startswith("target unreachable: eps = 0.5 at delta = 1e-06")
+    code, out, _ = run_main(["budget", "--c", "1", "--n", "1", "--target-eps", "0.5", "--delta", "1e-6",
+                             "--json"])
+    data = json.loads(out)
+    assert code == 1 and data["solutions"] == [] and [u["n"] for u in data["unreachable"]] == [1]
+
+
+def test_budget_solve_plots_the_solved_r0(tmp_path, monkeypatch):
+    from countdp.calculator import plot
+
+    seen = []
+    monkeypatch.setattr(plot, "plot", lambda path, r0, c, ns, **kw: seen.append((r0, kw["marks"])) or str(path))
+    code, out, err = run_main(["budget", "--c", "1", "--n", "100", "--target-rho", "0.01", "--json",
+                               "--plot", str(tmp_path / "a.png")])
+    assert code == 0 and "plot:" in err
+    assert seen == [(json.loads(out)["r0"], [100])]
+
+
+def test_a_plot_that_cannot_be_written_is_a_one_line_error(tmp_path, monkeypatch):
+    from countdp.calculator import plot
+
+    def fail(path, *a, **kw):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(plot, "plot", fail)
+    code, _, err = run_main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--plot",
+                             str(tmp_path / "a.png")])
+    assert code == 2 and err.strip() == f"countdp: error: --plot {tmp_path / 'a.png'}: disk full"
+
+
 @pytest.mark.parametrize("argv, text", [
     (["--c", "1", "--n", "10", "--target-eps", "1"], "--delta"),
+    (["--c", "1", "--n", "10", "--target-rho", "1", "--eps", "1"], "--eps"),
+    (["--c", "1", "--n", "10,20", "--target-rho", "1", "--plot", "x.png"], "--plot"),
+    (["--c", "1", "--n", "10", "--target-rho", "0.5", "--r", "0"], "--r must lie in (0, 1]"),
     (["--r0", "0.1", "--c", "1", "--n", "10", "--target-rho", "1"], "--r0"),
     (["--c", "1", "--n", "10"], "--r0"),
     (["--r0", "0.1", "--c", "1", "--n", "10", "--releases", "0"], "--releases"),
