@@ -151,6 +151,17 @@ def test_pair_renyi_reports_its_passes():
     assert res.divergence.rad() < abs(res.divergence.mid()) * arb(2) ** -98
 
 
+def test_a_pass_too_wide_is_repeated_with_more_bits():
+    """A shift of 1e-12: D ~ 1e-24, and log(I) loses more bits than the first pass's guard; the
+    second pass reaches the working precision (relative radius below 2^-(prec - 2))."""
+    with ctx.workprec(128):
+        for uc in (None, -2):
+            res = pair_renyi(lambda: GaussianPair(arb("1.5"), arb(1), arb("1e-12"),
+                                                  None if uc is None else arb(uc)))
+            assert res.passes == 2
+            assert res.divergence.rad() <= abs(res.divergence.mid()) * arb(2) ** -126
+
+
 def test_the_threshold_of_eq_34_is_decided_exactly():
     """At alpha = s_P^2/(s_P^2 - s_Q^2) the margin of eq (34) is exactly 0 (infinite divergence);
     rho = 5/3 as a ball would straddle it, so the sign is decided in rationals."""
