@@ -53,6 +53,22 @@ def test_the_tail_bound_is_undecided_not_false_where_it_does_not_yet_hold():
         assert coefficient_tail(2, 99, arb("0.98"), 700) is Verdict.PROVED_TRUE
 
 
+def test_the_tail_bound_needs_each_of_its_conditions():
+    """(TAIL) has two parts: the size condition at N, and N past 1/(2 log(1/x)), where N x^(2N)
+    starts to fall (x = (1 +- lam)/2, lam).  Each is tried failing alone; either failing leaves
+    the tail undecided."""
+    with ctx.workprec(64):
+        lam = arb("0.99")                     # x = 0.995: N x^(2N) falls only from N = 100 on
+        assert 1 / (2 * (1 / ((1 + lam) / 2)).log()) > 99
+        # the size condition holds at N = 10 (10 (1e-3 (0.9 + ...) + 1e-6 ...) < 1/4) ...
+        assert coefficient_tail(1, arb("1e-3"), lam, 10) is Verdict.UNDECIDED
+        assert coefficient_tail(1, arb("1e-3"), lam, 70) is Verdict.UNDECIDED  # past lam's 50 only
+        assert coefficient_tail(1, arb("1e-3"), lam, 200) is Verdict.PROVED_TRUE
+        # ... and with lam = 0.5 (falling from N = 1 on) it alone decides
+        assert coefficient_tail(1, arb("1e-3"), arb("0.5"), 10) is Verdict.PROVED_TRUE
+        assert coefficient_tail(1, arb(10), arb("0.5"), 10) is Verdict.UNDECIDED
+
+
 def test_chord_functions_match_the_library_closed_forms():
     with ctx.workprec(128):
         for eps in ("0.1", "1", "5"):
