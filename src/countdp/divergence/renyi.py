@@ -271,8 +271,7 @@ def _locate_peak(g, pd: Density, qd: Density, alpha) -> _Peak | None:
         v = g(mpmath.mpf(t))
         return 1e300 if v == -INF else (-1e300 if v == INF else -float(v))
 
-    grid = np.linspace(a_lo if np.isfinite(a_lo) else min(cands) - 60 * scale,
-                       a_hi if np.isfinite(a_hi) else max(cands) + 60 * scale, 97)
+    grid = np.linspace(a_lo, a_hi, 97)  # both finite: cut at 60 scales from the centres
     vals = np.array([neg_g(t) for t in grid])
     if np.any(vals <= -1e300):
         return None
