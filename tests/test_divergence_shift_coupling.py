@@ -16,6 +16,8 @@ from scipy.integrate import trapezoid
 from countdp.divergence import shift_coupling
 from countdp.laws.count_prior import count_prior_for_excess
 from countdp.mechanisms import ShiftedLogGaussian
+from countdp.mechanisms.airy import AiryLogMechanism
+from countdp.mechanisms.log_laplace import LogLaplaceMechanism
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +64,22 @@ def test_rounded_error_pmf_matches_the_rounded_law():
         for k, p in zip(ks, pk):
             if p > 1e-12:
                 assert p == pytest.approx(float(law.mp_pmf(20 - int(k))), rel=1e-9, abs=1e-15)
+
+
+@pytest.mark.parametrize("make", [lambda: ShiftedLogGaussian(0.05, 1.0, r=0.1),
+                                  lambda: LogLaplaceMechanism(0.05, 1.0),
+                                  lambda: AiryLogMechanism(0.05, 1.0)],
+                         ids=["log-Gaussian", "log-Laplace", "Airy"])
+def test_the_tabulated_log_density_is_the_noise_to_its_stated_order(make):
+    """Cubic Hermite on a grid of 1e-3 with fourth-order node slopes: the table differs from the
+    noise's own log-density by ~1e-13 (measured 3e-14, 1e-14, 8e-14; the bound allows 1e-12),
+    between nodes, at the kink 0 on either side and at the ends (linear interpolation would be
+    ~1e-7 off)."""
+    noise = shift_coupling.log_noise(make(), 30)
+    z = np.random.default_rng(7).uniform(noise.lo, noise.hi, 20001)
+    z = np.r_[z, 0.0, -1e-9, 1e-9, noise.lo, noise.hi, 0.0005, -0.0005]
+    assert np.max(np.abs(noise.logpdf(z) - noise.exact(z))) < 1e-12
+    assert np.all(noise.logpdf(np.array([noise.lo - 3, noise.hi + 3])) == -np.inf)
 
 
 @pytest.mark.parametrize("exact", [False, True])
