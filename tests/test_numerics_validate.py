@@ -351,3 +351,17 @@ def test_release_with_a_huge_shift_keeps_the_count():
     multiples of 1e284); x + (x+c) expm1(W) keeps it: the noise sd is about (n+c) sigma = 0.125."""
     y = ShiftedLogGaussian(0.1, 1e300).release(np.full(20000, 5), np.random.default_rng(3), clip=False)
     assert abs(np.mean(y) - 5) < 0.01 and 0.1 < np.std(y) < 0.15
+
+
+def test_a_message_shows_the_value_given_in_its_own_form():
+    """Integers as written (huge ones to 6 digits), floats by repr, mpmath numbers to 15 digits,
+    a short fraction as a/b and a long one (over 40 characters) to 6 digits, anything else by repr."""
+    from fractions import Fraction
+
+    shown = [validate._show(x) for x in (12, np.int64(5), 10 ** 15, 10 ** 15 + 1, 2.5, np.float32(0.5),
+                                         mpmath.mpf(1) / 3, Fraction(7, 3), Fraction(10 ** 50 + 1, 3),
+                                         "a", None)]
+    assert shown == ["12", "5", "1000000000000000", "1.0e+15", "2.5", "0.5", "0.333333333333333", "7/3", "3.33333e+49",
+                     "'a'", "None"]
+    with pytest.raises(ValueError, match=r"^r0 must lie in \(0, 1\), got 7/3$"):
+        validate.real("r0", Fraction(7, 3), lo=0, hi=1)

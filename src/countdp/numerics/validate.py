@@ -307,7 +307,7 @@ def _show(x) -> str:
     if isinstance(x, Fraction):
         text = str(x)
         return text if len(text) <= 40 else mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 6)
-    return str(x) if isinstance(x, int) else repr(x)
+    return str(x) if isinstance(x, (int, np.integer)) else repr(x)
 
 
 def _interval(lo, hi, lo_open, hi_open) -> str:
