@@ -106,3 +106,6 @@ def test_an_undecided_precision_moves_on_to_the_next():
     assert first.verdict is not TRUE
     d = decide_released_error(2, R0, CC, precs=(8, 128))
     assert d.verdict is TRUE and d.info["prec"] == 128
+    # and a decided precision is the last: the record names the precision that proved it
+    d = decide_released_error(2, R0, CC, precs=(8, 128, 256))
+    assert d.verdict is TRUE and d.info["prec"] == 128
