@@ -57,3 +57,14 @@ def test_generalised_gaussian_density_as_control_law():
     with mp.workdps(20):
         assert abs(check.fisher - 9 * mp.gamma(mp.mpf(5) / 3) / mp.gamma(mp.mpf(1) / 3)) < mp.mpf("1e-18")
     assert check.violations
+
+
+def test_half_line_quad_error_is_floored_at_the_working_precision():
+    """mpmath's estimate can be far below the rounding of the integrand (a Gaussian converges at
+    once); the bar is floored at 10^-dps of the value, at 30 and at 60 digits."""
+    for dps in (30, 60):
+        with mp.workdps(dps):
+            est = symmetric.half_line_quad(lambda x: mp.exp(-x * x / 2), lambda x: -x * x / 2)
+            assert abs(est.value - mp.sqrt(mp.pi / 2)) <= est.error
+            assert est.error >= mp.mpf("0.99") * mp.mpf(10) ** -dps * est.value  # (rounded at dps)
+            assert est.error < mp.mpf(10) ** (-dps + 2) * est.value
