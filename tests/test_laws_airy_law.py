@@ -98,3 +98,12 @@ def test_airylaw_is_a_location_law():
     # an exact location stays exact for the mpmath routes
     exact = airy.AiryLaw(t=mp.mpf("1e-20"))
     assert exact.density.loc == mp.mpf("1e-20") and exact.t == 1e-20
+
+
+def test_the_default_density_is_the_standard_law():
+    """AiryDensity() is f itself (b = 1, t = 0): its kink at 0, its values the standard law's."""
+    d = airy.AiryDensity()
+    assert (d.b, d.t, d.breakpoints) == (1.0, 0.0, (0.0,))
+    with mp.workdps(30):
+        for y in (-2, -0.5, 0, 0.75, 3):
+            assert d.mp_logpdf(y) == airy.mp_logpdf(y)
