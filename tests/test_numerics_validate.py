@@ -365,3 +365,14 @@ def test_a_message_shows_the_value_given_in_its_own_form():
                      "'a'", "None"]
     with pytest.raises(ValueError, match=r"^r0 must lie in \(0, 1\), got 7/3$"):
         validate.real("r0", Fraction(7, 3), lo=0, hi=1)
+
+
+def test_a_message_quotes_at_most_forty_characters_of_a_value():
+    """A string is cut before quoting (the quotes stay), anything else after its repr."""
+    assert validate.quoted("abc") == "'abc'"
+    assert validate.quoted("x" * 41) == repr("x" * 40) and validate.quoted("x" * 40) == repr("x" * 40)
+    assert validate.quoted(list(range(30))) == repr(list(range(30)))[:40] and len(validate.quoted(list(range(30)))) == 40
+    assert validate.quoted(1.5) == "1.5"
+    with pytest.raises(ValueError) as err:
+        validate.choice("method", "y" * 100, ("a", "b"))
+    assert str(err.value).endswith(f"got {repr('y' * 40)}")

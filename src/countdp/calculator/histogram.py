@@ -12,6 +12,8 @@ import os
 import sys
 from pathlib import Path
 
+from ..numerics.messages import quoted
+
 __all__ = ["FORMATS", "Histogram", "histogram_format", "read_histogram", "histogram_text",
            "check_output_path"]
 
@@ -49,13 +51,13 @@ def _count(where: str, value) -> int:
             try:
                 value = float(text)
             except ValueError:
-                raise ValueError(f"{what}, got {text[:40]!r}") from None
+                raise ValueError(f"{what}, got {quoted(text)}") from None
     if isinstance(value, float):
         if not math.isfinite(value) or value != int(value):
             raise ValueError(f"{what}, got {value!r}")
         value = int(value)
     if not isinstance(value, int):
-        raise ValueError(f"{what}, got {type(value).__name__} {value!r:.40}")
+        raise ValueError(f"{what}, got {type(value).__name__} {quoted(value)}")
     if value < 0 or value > 2 ** 63 - 1:
         raise ValueError(f"{what} (and below 2^63), got {value}")
     return value
@@ -77,7 +79,7 @@ def _read_csv(text: str, name: str) -> Histogram:
         if len(r) != len(head):
             raise ValueError(f"--input {name}: line {line}: {len(r)} fields, the header has {len(head)}")
         groups.append(r[g])
-        counts.append(_count(f"--input {name}: line {line} (group {r[g][:40]!r})", r[k]))
+        counts.append(_count(f"--input {name}: line {line} (group {quoted(r[g])})", r[k]))
     return Histogram(groups, counts)
 
 
@@ -89,7 +91,7 @@ def _read_json(text: str, name: str) -> Histogram:
     if not isinstance(data, dict):
         raise ValueError(f"--input {name}: a JSON histogram is an object {{group: count}}, got "
                          f"{type(data).__name__}")
-    counts = [_count(f"--input {name}: group {g[:40]!r}", v) for g, v in data.items()]
+    counts = [_count(f"--input {name}: group {quoted(g)}", v) for g, v in data.items()]
     return Histogram(list(data), counts)
 
 
@@ -107,7 +109,7 @@ def read_histogram(path: str, fmt: str) -> Histogram:
     seen = set()
     for grp in h.groups:
         if grp in seen:
-            raise ValueError(f"--input {path}: the group {grp[:40]!r} appears twice")
+            raise ValueError(f"--input {path}: the group {quoted(grp)} appears twice")
         seen.add(grp)
     return h
 

@@ -326,7 +326,7 @@ def _exact(v) -> Fraction:
         try:
             return Fraction(v)
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"table values (the pmf) must be numbers or decimal strings, got {v!r:.40}") from None
+            raise ValueError(f"table values (the pmf) must be numbers or decimal strings, got {validate.quoted(v)}") from None
     if isinstance(v, (float, np.floating)):
         if not np.isfinite(v):
             raise ValueError(f"table values (the pmf) must be finite, got {v!r}")
@@ -336,7 +336,7 @@ def _exact(v) -> Fraction:
             raise ValueError(f"table values (the pmf) must be finite, got {v!r}")
         man, exp = mpmath.mpf(v).man_exp
         return Fraction(int(man)) * (Fraction(2) ** int(exp))
-    raise validate.ParameterTypeError(f"table values (the pmf) must be real numbers, got {v!r:.40}")
+    raise validate.ParameterTypeError(f"table values (the pmf) must be real numbers, got {validate.quoted(v)}")
 
 
 def check_law(name: str, x) -> "Law":

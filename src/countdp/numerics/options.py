@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 
+from .messages import quoted
+
 __all__ = ["DEFAULT_DPS", "CLIError", "option", "parse_int", "parse_float", "checked", "dps_option",
            "subcommand"]
 
@@ -32,14 +34,14 @@ def parse_int(text: str, what: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise ValueError(f"must be {what}, got {text[:40]!r}") from None
+        raise ValueError(f"must be {what}, got {quoted(text)}") from None
 
 
 def parse_float(text: str, what: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise ValueError(f"must be {what}, got {text[:40]!r}") from None
+        raise ValueError(f"must be {what}, got {quoted(text)}") from None
 
 
 def checked(name: str, check, convert=int):

@@ -13,7 +13,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from .validate import ParameterTypeError
+from .validate import ParameterTypeError, quoted
 
 __all__ = ["to_fraction", "mpf_at_least", "mpf_below"]
 
@@ -31,7 +31,7 @@ def to_fraction(name: str, x) -> Fraction:
         try:
             return Fraction(x)
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{name} must be a rational number, got {x!r:.40}") from None
+            raise ValueError(f"{name} must be a rational number, got {quoted(x)}") from None
     if isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
             raise ValueError(f"{name} must be finite, got {x!r}")
@@ -42,7 +42,7 @@ def to_fraction(name: str, x) -> Fraction:
         if not np.isfinite(x):
             raise ValueError(f"{name} must be finite, got {x!r}")
         return Fraction(float(x))
-    raise ParameterTypeError(f"{name} must be a real number, got {type(x).__name__} {x!r:.40}")
+    raise ParameterTypeError(f"{name} must be a real number, got {type(x).__name__} {quoted(x)}")
 
 
 def _directed(q: Fraction, rnd) -> mpmath.mpf:

@@ -29,6 +29,8 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from .messages import QUOTE_LIMIT, quoted
+
 INT64_MAX = 2 ** 63 - 1
 #: the most draws a Monte Carlo helper streams, and the most entries one sample call returns
 MAX_DRAWS = 10 ** 10
@@ -79,7 +81,7 @@ def real(name: str, x, lo=None, hi=None, lo_open=True, hi_open=True, allow_inf=F
     library converts parameters to float64 in places, where it would become inf."""
     rng_txt = _range(lo, hi, lo_open, hi_open)
     if not _is_real_type(x):
-        raise ParameterTypeError(f"{name} must be a real number{rng_txt}, got {_type_name(x)} {x!r:.40}")
+        raise ParameterTypeError(f"{name} must be a real number{rng_txt}, got {_type_name(x)} {quoted(x)}")
     x = _plain(x)
     if _is_nan(x):
         raise ValueError(f"{name} must be a real number{rng_txt}, got NaN")
@@ -103,7 +105,7 @@ def count(name: str, n, lo: int = 0, hi: int | None = None):
     such as ``3.0`` is accepted)."""
     what = f"an integer >= {lo}" if hi is None else f"an integer in [{lo}, {_show(hi)}]"
     if not _is_real_type(n):
-        raise ParameterTypeError(f"{name} must be {what}, got {_type_name(n)} {n!r:.40}")
+        raise ParameterTypeError(f"{name} must be {what}, got {_type_name(n)} {quoted(n)}")
     n = _plain(n)
     if isinstance(n, numbers.Integral):
         n = int(n)
@@ -138,7 +140,7 @@ def counts(name: str, arr) -> np.ndarray:
         flat = a.ravel().tolist()
         for v in flat:
             if not _is_real_type(v):
-                raise ParameterTypeError(f"{what}, got an entry {_type_name(v)} {v!r:.40}")
+                raise ParameterTypeError(f"{what}, got an entry {_type_name(v)} {quoted(v)}")
         if all(isinstance(v, (int, np.integer)) for v in flat):
             ints = [int(v) for v in flat]
             if ints and min(ints) < 0:
@@ -240,14 +242,14 @@ def size(x, name: str = "size"):
 def instance(name: str, x, cls: type, what: str):
     """``x`` after checking it is an instance of ``cls`` (described as ``what``)."""
     if not isinstance(x, cls):
-        raise ParameterTypeError(f"{name} must be {what}, got {_type_name(x)} {x!r:.40}")
+        raise ParameterTypeError(f"{name} must be {what}, got {_type_name(x)} {quoted(x)}")
     return x
 
 
 def function(name: str, f):
     """``f`` after checking it is callable."""
     if not callable(f):
-        raise ParameterTypeError(f"{name} must be a callable, got {_type_name(f)} {f!r:.40}")
+        raise ParameterTypeError(f"{name} must be a callable, got {_type_name(f)} {quoted(f)}")
     return f
 
 
@@ -255,7 +257,7 @@ def choice(name: str, x, options):
     """``x`` after checking it is one of ``options``."""
     if not isinstance(x, str) or x not in options:
         opts = ", ".join(repr(o) for o in options)
-        raise ValueError(f"{name} must be one of {opts}, got {x!r:.40}")
+        raise ValueError(f"{name} must be one of {opts}, got {quoted(x)}")
     return x
 
 
@@ -323,5 +325,5 @@ def _range(lo, hi, lo_open, hi_open) -> str:
 
 
 __all__ = ["ParameterTypeError", "real", "count", "counts", "reals", "order", "rng", "size", "instance",
-           "function", "choice", "dps", "to_float", "floats", "INT64_MAX",
+           "function", "choice", "dps", "to_float", "floats", "quoted", "QUOTE_LIMIT", "INT64_MAX",
            "MAX_DRAWS", "MAX_SAMPLE", "DPS_MIN", "DPS_MAX"]
