@@ -67,6 +67,10 @@ def test_the_tail_bound_needs_each_of_its_conditions():
         # ... and with lam = 0.5 (falling from N = 1 on) it alone decides
         assert coefficient_tail(1, arb("1e-3"), arb("0.5"), 10) is Verdict.PROVED_TRUE
         assert coefficient_tail(1, arb(10), arb("0.5"), 10) is Verdict.UNDECIDED
+        # the size condition where it is tight: at N = 2, M_e = 1, lam = 1/2 it reads
+        # 2 (M_i (3/4)^4 + M_i (1/4)^4 + M_i^2 (1/2)^4 / 2) < 1/4, i.e. M_i < 0.3764...
+        assert coefficient_tail(1, arb("0.37"), arb("0.5"), 2) is Verdict.PROVED_TRUE
+        assert coefficient_tail(1, arb("0.38"), arb("0.5"), 2) is Verdict.UNDECIDED
 
 
 def test_chord_functions_match_the_library_closed_forms():
