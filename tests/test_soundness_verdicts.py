@@ -11,7 +11,7 @@ import mpmath
 import pytest
 from flint import arb, ctx, fmpq
 
-from countdp.arb.verdicts import (Verdict, control_verdict, decide_contains,
+from countdp.arb.verdicts import (Verdict, control_verdict, decide_contains, decided_sign,
                                   decide_decimal, decide_eq_enclosure, decide_ge, decide_gt,
                                   decide_le, decide_lt, enclosure, interval, nonneg_interval,
                                   sym_interval, verdict_all)
@@ -147,3 +147,15 @@ def test_intervals_cover_every_point():
         for x in (lo, hi, (lo + hi) / 2):
             assert got.contains(arb(x)), (lo, hi, got)
 
+
+
+@pytest.mark.parametrize("x, sign", [
+    (ball(2, 1), 1), (ball(-2, 1), -1), (ball(0), 0), (ball(0, 1), 0),
+    (interval(arb(-1), arb(0)), 0), (interval(arb(0), arb(1)), 0), (ball(1, 2), 0),
+    (INF, 1), (-INF, -1), (arb("nan"), 0), (fmpq(-1, 3), -1),
+], ids=["positive", "negative", "exact 0", "centred at 0", "[-1, 0]", "[0, 1]", "across 0",
+        "+inf", "-inf", "nan", "rational"])
+def test_decided_sign(x, sign):
+    """The sign is decided only when the whole ball is on one side of 0: a ball that reaches 0
+    (an end at exactly 0 included) is undecided, never negative or positive."""
+    assert decided_sign(x) == sign

@@ -84,7 +84,8 @@ from flint import arb, fmpq, fmpq_poly
 
 from .. import formulas
 from .ranges import RangeResult, bisect, split_at_midpoint, tally
-from .verdicts import Undecided, Verdict, decide_gt, decide_le, decide_lt, interval, to_arb, verdict_all
+from .verdicts import (Undecided, Verdict, decide_gt, decide_le, decide_lt, decided_sign, interval, to_arb,
+                       verdict_all)
 
 __all__ = ["chord_coefficient", "krr_family_lemma", "laplace_family_lemma", "coefficient_tail",
            "discrete_laplace_lemma", "chord_kl", "laplace_chord", "ChordSup", "krr_sup_bracket",
@@ -242,7 +243,7 @@ def _chord_max(F, x0: arb, scale: arb, to_alpha, rel_width, max_steps: int) -> C
     def sign_n(x: arb) -> int:
         f, df = F(x)
         n = df * (x - x0) - f + f0
-        return 1 if n > 0 else -1 if n < 0 else 0
+        return decided_sign(n)
 
     lo = hi = None
     x = arb(x0.upper())
@@ -337,7 +338,7 @@ def _at_one_sign(eps, k: int) -> int:
     if b <= 2:
         return 1
     p = _p_b(e / 2, b)
-    return 1 if p > 0 else -1 if p < 0 else 0
+    return decided_sign(p)
 
 
 def krr_threshold_bracket(k: int, lo="0.001", hi="20", steps: int = 40):

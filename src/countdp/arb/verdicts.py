@@ -18,7 +18,7 @@ from ..numerics.contexts import Undecided, to_arb, to_fmpq
 
 __all__ = ["Verdict", "Undecided", "verdict_all", "to_arb", "to_fmpq", "interval", "nonneg_interval",
            "sym_interval", "ball_str", "radius_str", "decide_lt", "decide_le", "decide_gt",
-           "decide_ge", "decide_eq_enclosure", "decide_contains", "decide_decimal",
+           "decide_ge", "decided_sign", "decide_eq_enclosure", "decide_contains", "decide_decimal",
            "control_verdict", "enclosure"]
 
 
@@ -107,6 +107,13 @@ def decide_gt(a, b) -> Verdict:
 def decide_ge(a, b) -> Verdict:
     """Claim ``a >= b``."""
     return _cmp(b, a, False)
+
+
+def decided_sign(x) -> int:
+    """+1 when every point of the ball ``x`` is > 0, -1 when every point is < 0, 0 otherwise (the
+    ball reaches 0, or is NaN): the sign as a three-way decision."""
+    x = to_arb(x)
+    return 1 if x > 0 else -1 if x < 0 else 0
 
 
 def decide_eq_enclosure(ball, value) -> Verdict:
