@@ -8,7 +8,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from countdp import formulas
 from countdp.mechanisms import ShiftedLogGaussian
@@ -59,11 +59,16 @@ def test_cks_alpha_is_stationary():
 
 @settings(max_examples=25, deadline=None)
 @given(st.floats(1e-8, 5.0), st.floats(1e-12, 0.5))
+@example(1.0, 1e-6).via("a round rho")
+@example(2.0, 0.5).via("a round rho")
 def test_cks_never_above_bun_steinke_and_inverts(rho, delta):
+    """eps = 0 exactly when delta is met at eps = 0 already; otherwise the bound is delta at eps."""
     eps = zcdp.cks_eps(rho, delta)
     assert eps <= zcdp.zcdp_to_approx_dp(rho, delta) * (1 + 1e-20)
-    if eps > 0:
-        assert abs(zcdp.cks_log_delta(rho, eps) - mpmath.log(delta)) < 1e-15
+    if zcdp.cks_log_delta(rho, 0) > mpmath.log(delta):
+        assert eps > 0 and abs(zcdp.cks_log_delta(rho, eps) - mpmath.log(delta)) < 1e-15
+    else:
+        assert eps == 0
 
 @pytest.mark.parametrize("bad", [
     lambda: zcdp.zcdp_to_approx_dp(-1, 0.1), lambda: zcdp.zcdp_to_approx_dp(1, 0),
