@@ -209,3 +209,20 @@ def test_location_rounding_enters_only_between_laws_of_one_coordinate():
         assert apart.error < mpmath.mpf("1e-26") * apart.value
         near = renyi(P, LogShiftedGaussian(mpmath.mpf("1e-25"), 0.5, 1), 2)
         assert near.error > mpmath.mpf("1e-6") * abs(near.value)
+
+
+def test_a_density_vanishing_inside_its_support():
+    """P = N(0, 1) conditioned on |x| > 1, Q = N(0, 1): KL(P || Q) = D_2(P || Q) = -log P(|Z| > 1)
+    exactly.  P's log-density is -inf on (-1, 1), between quadrature nodes; its jumps at +-1 are
+    declared as breakpoints."""
+    from countdp.laws.base import CallableDensity, ContinuousLaw
+
+    with mpmath.workdps(30):
+        m = 2 * mpmath.ncdf(-1)
+
+        def logp(x):
+            return -x * x / 2 - mpmath.log(2 * mpmath.pi) / 2 - mpmath.log(m) if abs(x) > 1 else -mpmath.inf
+
+        P = ContinuousLaw(CallableDensity(logp, breakpoints=(-1, 1)))
+        for d in (kl(P, Gaussian(0, 1)), renyi(P, Gaussian(0, 1), 2)):
+            assert abs(d.value + mpmath.log(m)) <= d.error < mpmath.mpf("1e-25")

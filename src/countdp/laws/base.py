@@ -46,7 +46,10 @@ class Density:
 
     lo: float = -np.inf
     hi: float = np.inf
-    breakpoints: tuple = ()  # x-values where the density has a kink: quadrature splits there
+    #: x-values where the density has a kink or a jump: quadrature splits there.  Every one must
+    #: be declared -- across an undeclared jump mpmath's error estimate does not hold (a density
+    #: vanishing on (-1, 1), undeclared, gives a KL 5e-2 off with a bar of 8e-5)
+    breakpoints: tuple = ()
 
     # -- values --
     def mp_logpdf(self, x):
@@ -95,10 +98,12 @@ class Density:
         return ("identity",)
 
 class CallableDensity(Density):
-    """A density given by an mpmath log-density callable (for laws built in checks)."""
+    """A density given by an mpmath log-density callable (for laws built in checks), with the
+    points where it has a kink or a jump (``breakpoints``, see :class:`Density`)."""
 
     def __init__(self, mp_logpdf: Callable, lo=-np.inf, hi=np.inf, center=0.0, scale=1.0,
-                 mass=None, np_logpdf: Callable | None = None):
+                 mass=None, np_logpdf: Callable | None = None, breakpoints=()):
+        self.breakpoints = tuple(float(validate.real("breakpoints", b)) for b in breakpoints)
         self._mp = mp_logpdf
         self._np = np_logpdf
         self.lo, self.hi = lo, hi
