@@ -364,3 +364,18 @@ def test_densities_on_one_bounded_interval_are_not_a_support_mismatch():
         assert abs(d.value - exact) <= d.error + mpmath.mpf(10) ** -20
     half = law(lambda x: mpmath.log(2), lambda x: np.full_like(np.asarray(x, dtype=float), math.log(2)), "0.5")
     assert mpmath.isinf(mp_renyi(P, half, 2).value)
+
+
+def test_a_diverging_direction_keeps_its_finite_curve():
+    """P = N(0, 4), Q = N(0, 1): D_alpha(P || Q) is finite below alpha = 4/3 only (eq 34).  The
+    direction is infinite, and its scan keeps the curve D_alpha/alpha where it is finite (the
+    closed form, Lemma 7.1, to 1e-9: the float scan near alpha = 1 is the loosest) and inf
+    beyond."""
+    t = tight_rho((Gaussian(0, 2), Gaussian(0, 1)))
+    d = t.directions[0]
+    assert d.value == mpmath.inf and "does not converge" in d.reason
+    fin = np.isfinite(d.ratios)
+    assert 50 < fin.sum() < len(d.ratios) and np.all(d.alphas[fin] < 4 / 3)
+    for a, r in zip(d.alphas[fin], d.ratios[fin]):
+        exact = float(renyi.gaussian_renyi(mpmath.mpf(a), 0, 2, 0, 1).value / mpmath.mpf(a))
+        assert r == pytest.approx(exact, rel=1e-9, abs=0)
