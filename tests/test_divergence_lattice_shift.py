@@ -105,3 +105,22 @@ def test_the_ball_tails_of_every_kind_match_a_long_sum(kind):
     for ball, exact in zip((balls.mass, balls.first, balls.objective), sums):
         assert float(ball.rad()) < 1e-14 * exact
         assert abs(float(ball.mid()) - exact) <= 1e-13 * exact
+
+
+@pytest.mark.parametrize("c", [0, 3, 6])
+def test_the_bordered_solve_is_the_dense_solve(c):
+    """Newton's linear step: T' z = rhs with T' the tridiagonal T whose column c is replaced by -1
+    (the mu column), by Sherman-Morrison on two banded solves -- against numpy's dense solve of T'
+    itself, for a diagonally dominant T of size 7 (both ends and the middle)."""
+    from countdp.divergence.lattice_shift import _bordered_solve
+
+    rng = np.random.default_rng(5)
+    n = 7
+    diag = 4 + rng.random(n)
+    up, lo = rng.random(n - 1) - 0.5, rng.random(n - 1) - 0.5
+    T = np.diag(diag) + np.diag(up, 1) + np.diag(lo, -1)
+    Tc = T.copy()
+    Tc[:, c] = -1.0
+    rhs = rng.random(n)
+    np.testing.assert_allclose(_bordered_solve(diag, up, lo, rhs, c), np.linalg.solve(Tc, rhs),
+                               rtol=1e-12, atol=0)
