@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from _designs import cs, design, fracs, rs
 from countdp.divergence.renyi import gaussian_renyi, kl, renyi
-from countdp.laws import FinitePmf, Gaussian, LogShiftedGaussian, PointMass
+from countdp.laws import ContinuousLaw, FinitePmf, Gaussian, LogShiftedGaussian, MixedLaw, PointMass
 from countdp.mechanisms import ShiftedLogGaussian
 
 alphas = st.floats(1.01, 50.0)  # orders
@@ -226,3 +226,27 @@ def test_a_density_vanishing_inside_its_support():
         P = ContinuousLaw(CallableDensity(logp, breakpoints=(-1, 1)))
         for d in (kl(P, Gaussian(0, 1)), renyi(P, Gaussian(0, 1), 2)):
             assert abs(d.value + mpmath.log(m)) <= d.error < mpmath.mpf("1e-25")
+
+
+def test_atoms_beside_a_density():
+    """P = 1/2 delta_{1/2} + 1/2 N(0, 1), Q = 1/4 delta_{1/2} + 3/4 N(0, 1): the atom and the
+    density parts add, D_alpha = log(2^-alpha 4^(alpha-1) + 2^-alpha (3/4)^(1-alpha)) / (alpha - 1);
+    with Q's atom gone, P's atom has no mass under Q and D is infinite, saying why."""
+    from countdp.laws.base import CallableDensity
+
+    with mpmath.workdps(30):
+        half = mpmath.mpf(1) / 2
+
+        def gauss(w):
+            return CallableDensity(lambda x: -x * x / 2 - mpmath.log(2 * mpmath.pi) / 2 + mpmath.log(w),
+                                   mass=w)
+
+        P = MixedLaw({half: half}, gauss(half))
+        Q = MixedLaw({half: mpmath.mpf(1) / 4}, gauss(mpmath.mpf(3) / 4))
+        for alpha in (2, mpmath.mpf("1.5")):
+            exact = mpmath.log(half ** alpha * mpmath.mpf(4) ** (alpha - 1)
+                               + half ** alpha * (mpmath.mpf(3) / 4) ** (1 - alpha)) / (alpha - 1)
+            d = renyi(P, Q, alpha)
+            assert abs(d.value - exact) <= d.error < mpmath.mpf("1e-20")
+        gone = renyi(P, ContinuousLaw(gauss(mpmath.mpf(1))), 2)
+        assert gone.value == mpmath.inf and "P has an atom at 0.5" in gone.reason
