@@ -31,6 +31,7 @@ from countdp.laws.reference import Laplace
 from countdp.mechanisms import ShiftedLogGaussian
 from countdp.mechanisms.log_laplace import LogLaplaceMechanism
 from countdp.numerics import validate
+from countdp.numerics.messages import quoted
 from countdp.numerics.montecarlo import mc_mean
 
 pytestmark = pytest.mark.mp_dps(30)
@@ -369,10 +370,10 @@ def test_a_message_shows_the_value_given_in_its_own_form():
 
 def test_a_message_quotes_at_most_forty_characters_of_a_value():
     """A string is cut before quoting (the quotes stay), anything else after its repr."""
-    assert validate.quoted("abc") == "'abc'"
-    assert validate.quoted("x" * 41) == repr("x" * 40) and validate.quoted("x" * 40) == repr("x" * 40)
-    assert validate.quoted(list(range(30))) == repr(list(range(30)))[:40] and len(validate.quoted(list(range(30)))) == 40
-    assert validate.quoted(1.5) == "1.5"
+    assert quoted("abc") == "'abc'"
+    assert quoted("x" * 41) == repr("x" * 40) and quoted("x" * 40) == repr("x" * 40)
+    assert quoted(list(range(30))) == repr(list(range(30)))[:40] and len(quoted(list(range(30)))) == 40
+    assert quoted(1.5) == "1.5"
     with pytest.raises(ValueError) as err:
         validate.choice("method", "y" * 100, ("a", "b"))
     assert str(err.value).endswith(f"got {repr('y' * 40)}")

@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Iterable
 
 from ..numerics import validate
+from ..numerics.messages import quoted
 
 __all__ = ["MAX_ROWS", "parse_counts", "count_list"]
 
@@ -29,11 +30,11 @@ def _one_count(text: str) -> int:
     try:
         d = Decimal(t)
     except InvalidOperation:
-        raise ValueError(f"n must be an integer >= 0 (1e6 is accepted), got {validate.quoted(text)}") from None
+        raise ValueError(f"n must be an integer >= 0 (1e6 is accepted), got {quoted(text)}") from None
     if not d.is_finite() or d != d.to_integral_value() or d < 0:
-        raise ValueError(f"n must be an integer >= 0 (1e6 is accepted), got {validate.quoted(text)}")
+        raise ValueError(f"n must be an integer >= 0 (1e6 is accepted), got {quoted(text)}")
     if d.adjusted() > 100_000:
-        raise ValueError(f"n must be below 1e100000, got {validate.quoted(text)}")
+        raise ValueError(f"n must be below 1e100000, got {quoted(text)}")
     return int(d)
 
 
@@ -54,17 +55,17 @@ def parse_counts(text: str) -> list[int]:
     parts = [p for p in text.split(",")]
     if not text.strip() or any(not p.strip() for p in parts):
         raise ValueError(f"n must be a count, a list such as 1,10,100 or a range such as 1:1e6:log, "
-                         f"got {validate.quoted(text)}")
+                         f"got {quoted(text)}")
     for part in parts:
         fields = part.split(":")
         if len(fields) == 1:
             out.add(_one_count(fields[0]))
             continue
         if len(fields) not in (2, 3):
-            raise ValueError(f"n: a range is A:B, A:B:STEP or A:B:log, got {validate.quoted(part)}")
+            raise ValueError(f"n: a range is A:B, A:B:STEP or A:B:log, got {quoted(part)}")
         a, b = _one_count(fields[0]), _one_count(fields[1])
         if b < a:
-            raise ValueError(f"n: the range {validate.quoted(part)} ends below its start")
+            raise ValueError(f"n: the range {quoted(part)} ends below its start")
         how = fields[2].strip().lower() if len(fields) == 3 else "1"
         m = re.fullmatch(r"log(\d*)", how)
         if m:
@@ -77,7 +78,7 @@ def parse_counts(text: str) -> list[int]:
             span = math.log10(b / a) if b > a else 0.0
             steps = int(math.floor(span * per + 1e-9))
             if steps + 1 > MAX_ROWS:
-                raise ValueError(f"n: the range {validate.quoted(part)} has more than {MAX_ROWS} counts")
+                raise ValueError(f"n: the range {quoted(part)} has more than {MAX_ROWS} counts")
             for j in range(steps + 1):
                 if per == 1:
                     out.add(a * 10 ** j)
@@ -86,9 +87,9 @@ def parse_counts(text: str) -> list[int]:
             continue
         step = _one_count(how)
         if step < 1:
-            raise ValueError(f"n: the step of {validate.quoted(part)} must be >= 1")
+            raise ValueError(f"n: the step of {quoted(part)} must be >= 1")
         if (b - a) // step + 1 > MAX_ROWS:
-            raise ValueError(f"n: the range {validate.quoted(part)} has more than {MAX_ROWS} counts")
+            raise ValueError(f"n: the range {quoted(part)} has more than {MAX_ROWS} counts")
         out.update(range(a, b + 1, step))
     if len(out) > MAX_ROWS:
         raise ValueError(f"n: more than {MAX_ROWS} counts")

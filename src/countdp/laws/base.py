@@ -35,6 +35,7 @@ import mpmath
 import numpy as np
 
 from ..numerics import validate
+from ..numerics.messages import quoted
 
 
 class Density:
@@ -331,7 +332,7 @@ def _exact(v) -> Fraction:
         try:
             return Fraction(v)
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"table values (the pmf) must be numbers or decimal strings, got {validate.quoted(v)}") from None
+            raise ValueError(f"table values (the pmf) must be numbers or decimal strings, got {quoted(v)}") from None
     if isinstance(v, (float, np.floating)):
         if not np.isfinite(v):
             raise ValueError(f"table values (the pmf) must be finite, got {v!r}")
@@ -341,7 +342,7 @@ def _exact(v) -> Fraction:
             raise ValueError(f"table values (the pmf) must be finite, got {v!r}")
         man, exp = mpmath.mpf(v).man_exp
         return Fraction(int(man)) * (Fraction(2) ** int(exp))
-    raise validate.ParameterTypeError(f"table values (the pmf) must be real numbers, got {validate.quoted(v)}")
+    raise validate.ParameterTypeError(f"table values (the pmf) must be real numbers, got {quoted(v)}")
 
 
 def check_law(name: str, x) -> "Law":

@@ -13,7 +13,8 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from .validate import ParameterTypeError, quoted
+from .messages import quoted
+from .validate import ParameterTypeError
 
 __all__ = ["to_fraction", "mpf_at_least", "mpf_below"]
 

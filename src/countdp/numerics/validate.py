@@ -308,7 +308,7 @@ def _show(x) -> str:
         return mpmath.nstr(x, 15)
     if isinstance(x, Fraction):
         text = str(x)
-        return text if len(text) <= 40 else mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 6)
+        return text if len(text) <= QUOTE_LIMIT else mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 6)
     return str(x) if isinstance(x, (int, np.integer)) else repr(x)
 
 
@@ -325,5 +325,5 @@ def _range(lo, hi, lo_open, hi_open) -> str:
 
 
 __all__ = ["ParameterTypeError", "real", "count", "counts", "reals", "order", "rng", "size", "instance",
-           "function", "choice", "dps", "to_float", "floats", "quoted", "QUOTE_LIMIT", "INT64_MAX",
+           "function", "choice", "dps", "to_float", "floats", "INT64_MAX",
            "MAX_DRAWS", "MAX_SAMPLE", "DPS_MIN", "DPS_MAX"]
