@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from _designs import cs, design, fracs, rs
 from countdp.divergence.renyi import gaussian_renyi, kl, renyi
-from countdp.laws import ContinuousLaw, FinitePmf, Gaussian, LogShiftedGaussian, MixedLaw, PointMass
+from countdp.laws import CallableDensity, ContinuousLaw, FinitePmf, Gaussian, LogShiftedGaussian, MixedLaw, PointMass
 from countdp.mechanisms import ShiftedLogGaussian
 
 alphas = st.floats(1.01, 50.0)  # orders
@@ -211,19 +211,24 @@ def test_location_rounding_enters_only_between_laws_of_one_coordinate():
         assert near.error > mpmath.mpf("1e-6") * abs(near.value)
 
 
+def _normal_part(weight, hole: bool = False) -> CallableDensity:
+    """``weight`` times the N(0, 1) density (the library's); with ``hole`` zero on [-1, 1], its
+    jumps at +-1 declared as breakpoints."""
+    lw, std = mpmath.log(weight), Gaussian(0, 1).density
+
+    def logp(x):
+        return -mpmath.inf if hole and abs(x) <= 1 else std.mp_logpdf(x) + lw
+
+    return CallableDensity(logp, mass=None if hole else weight, breakpoints=(-1, 1) if hole else ())
+
+
 def test_a_density_vanishing_inside_its_support():
     """P = N(0, 1) conditioned on |x| > 1, Q = N(0, 1): KL(P || Q) = D_2(P || Q) = -log P(|Z| > 1)
     exactly.  P's log-density is -inf on (-1, 1), between quadrature nodes; its jumps at +-1 are
     declared as breakpoints."""
-    from countdp.laws.base import CallableDensity, ContinuousLaw
-
     with mpmath.workdps(30):
         m = 2 * mpmath.ncdf(-1)
-
-        def logp(x):
-            return -x * x / 2 - mpmath.log(2 * mpmath.pi) / 2 - mpmath.log(m) if abs(x) > 1 else -mpmath.inf
-
-        P = ContinuousLaw(CallableDensity(logp, breakpoints=(-1, 1)))
+        P = ContinuousLaw(_normal_part(1 / m, hole=True))
         for d in (kl(P, Gaussian(0, 1)), renyi(P, Gaussian(0, 1), 2)):
             assert abs(d.value + mpmath.log(m)) <= d.error < mpmath.mpf("1e-25")
 
@@ -232,21 +237,14 @@ def test_atoms_beside_a_density():
     """P = 1/2 delta_{1/2} + 1/2 N(0, 1), Q = 1/4 delta_{1/2} + 3/4 N(0, 1): the atom and the
     density parts add, D_alpha = log(2^-alpha 4^(alpha-1) + 2^-alpha (3/4)^(1-alpha)) / (alpha - 1);
     with Q's atom gone, P's atom has no mass under Q and D is infinite, saying why."""
-    from countdp.laws.base import CallableDensity
-
     with mpmath.workdps(30):
         half = mpmath.mpf(1) / 2
-
-        def gauss(w):
-            return CallableDensity(lambda x: -x * x / 2 - mpmath.log(2 * mpmath.pi) / 2 + mpmath.log(w),
-                                   mass=w)
-
-        P = MixedLaw({half: half}, gauss(half))
-        Q = MixedLaw({half: mpmath.mpf(1) / 4}, gauss(mpmath.mpf(3) / 4))
+        P = MixedLaw({half: half}, _normal_part(half))
+        Q = MixedLaw({half: mpmath.mpf(1) / 4}, _normal_part(mpmath.mpf(3) / 4))
         for alpha in (2, mpmath.mpf("1.5")):
             exact = mpmath.log(half ** alpha * mpmath.mpf(4) ** (alpha - 1)
                                + half ** alpha * (mpmath.mpf(3) / 4) ** (1 - alpha)) / (alpha - 1)
             d = renyi(P, Q, alpha)
             assert abs(d.value - exact) <= d.error < mpmath.mpf("1e-20")
-        gone = renyi(P, ContinuousLaw(gauss(mpmath.mpf(1))), 2)
+        gone = renyi(P, ContinuousLaw(_normal_part(1)), 2)
         assert gone.value == mpmath.inf and "P has an atom at 0.5" in gone.reason
