@@ -21,10 +21,6 @@ def _curves(releases=1, airy=True, marks=(7,)):
                        marks=list(marks))
 
 
-def _ys(ax):
-    return [list(map(float, line.get_ydata())) for line in ax.get_lines()]
-
-
 def _same(a, b):
     return len(a) == len(b) and all((math.isnan(x) and math.isnan(y)) or x == y for x, y in zip(a, b))
 
