@@ -131,25 +131,36 @@ class FiniteLossCgf(LossCgf):
 
     def __init__(self, p_mp: Sequence, q_mp: Sequence, tail_p=0, tail_q=0, route=""):
         self.route = route or "exact sums over the pmfs (mpmath; float64 for the scan)"
-        pairs = [(mpmath.mpf(p), mpmath.mpf(q)) for p, q in zip(p_mp, q_mp) if p > 0]
-        if not pairs:
+        # the pmf values as given: the precise route rounds them at the precision it is read at
+        self._given = [(p, q) for p, q in zip(p_mp, q_mp) if p > 0]
+        if not self._given:
             raise ValueError("P has no mass on the given support")
-        bad = [p for p, q in pairs if q <= 0]
+        bad = [p for p, q in self._given if q <= 0]
         if bad:
-            self.infinite_reason = (f"support mismatch: P puts mass {mpmath.nstr(bad[0], 6)} "
+            self.infinite_reason = (f"support mismatch: P puts mass {mpmath.nstr(mpmath.mpf(bad[0]), 6)} "
                                     "where Q has none (D_alpha = inf for every alpha > 1)")
             return
-        self.mp_p = [p for p, _ in pairs]
-        self.mp_L = [mpmath.log(p) - mpmath.log(q) for p, q in pairs]
-        self.mp_logp = [mpmath.log(p) for p in self.mp_p]
-        self.p = np.array([float(p) for p in self.mp_p])
-        self.logp = np.array([float(v) for v in self.mp_logp])
-        self.L = np.array([float(v) for v in self.mp_L])
+        self._by_prec: dict[int, tuple] = {}
+        mp_p, mp_logp, mp_L, dinf = self._mp()
+        self.p = np.array([float(p) for p in mp_p])
+        self.logp = np.array([float(v) for v in mp_logp])
+        self.L = np.array([float(v) for v in mp_L])
         self.Lmax = float(np.max(np.abs(self.L)))
-        self.n = len(pairs)
+        self.n = len(self._given)
         self.tail_p = mpmath.mpf(tail_p)
         self.tail_q = mpmath.mpf(tail_q)
-        self._dinf = max(self.mp_L)
+        self._dinf_float = float(dinf)
+
+    def _mp(self) -> tuple:
+        """(p, log p, L = log p/q, max L) at the working precision, so that an error bar of
+        eps's size is one of the values it is read with, whatever precision built the object."""
+        prec = mpmath.mp.prec
+        if prec not in self._by_prec:
+            ps = [mpmath.mpf(p) for p, _ in self._given]
+            logp = [mpmath.log(p) for p in ps]
+            L = [lp - mpmath.log(mpmath.mpf(q)) for lp, (_, q) in zip(logp, self._given)]
+            self._by_prec[prec] = (ps, logp, L, max(L))
+        return self._by_prec[prec]
 
     # float64 route -------------------------------------------------------------------------
     def F(self, alphas):
@@ -170,43 +181,46 @@ class FiniteLossCgf(LossCgf):
             err[big] = 4 * MACH * (np.max(np.abs(x), axis=1) + self.n)
         if self.tail_p > 0:
             # mass of P outside the window, times the largest ratio: relative error of E_P[.]
-            log_tail = float(mpmath.log(self.tail_p)) + a1 * float(self._dinf) - out
+            log_tail = float(mpmath.log(self.tail_p)) + a1 * self._dinf_float - out
             err = err + np.exp(np.minimum(log_tail, 700.0))
         return Estimate(out, err)
 
     # mpmath route --------------------------------------------------------------------------
     def mp_F(self, alpha):
+        mp_p, mp_logp, mp_L, dinf = self._mp()
         a1 = mpmath.mpf(alpha) - 1
         if a1 * mpmath.mpf(self.Lmax) <= 1:
-            terms = [p * mpmath.expm1(a1 * L) for p, L in zip(self.mp_p, self.mp_L)]
+            terms = [p * mpmath.expm1(a1 * L) for p, L in zip(mp_p, mp_L)]
             s = mpmath.fsum(terms)
             val = mpmath.log1p(s)
             err = self.n * mpmath.eps * mpmath.fsum(abs(t) for t in terms) / (1 + s)
         else:
-            xs = [lp + a1 * L for lp, L in zip(self.mp_logp, self.mp_L)]
+            xs = [lp + a1 * L for lp, L in zip(mp_logp, mp_L)]
             m = max(xs)
             val = m + mpmath.log(mpmath.fsum(mpmath.exp(x - m) for x in xs))
             err = self.n * mpmath.eps * (abs(m) + 1)
         if self.tail_p > 0:
-            err += mpmath.exp(mpmath.log(self.tail_p) + a1 * self._dinf - val)
+            err += mpmath.exp(mpmath.log(self.tail_p) + a1 * dinf - val)
         return Estimate(val, err)
 
     def kl(self):
-        terms = [p * L for p, L in zip(self.mp_p, self.mp_L)]
+        mp_p, _, mp_L, dinf = self._mp()
+        terms = [p * L for p, L in zip(mp_p, mp_L)]
         val = mpmath.fsum(terms)
         err = self.n * mpmath.eps * mpmath.fsum(abs(t) for t in terms)
-        err += self.tail_p * abs(self._dinf) + self.tail_q
+        err += self.tail_p * abs(dinf) + self.tail_q
         return Estimate(val, err)
 
     def loss_range(self):
         """max L - min L over P's support (bounds every cumulant of the tilted losses)."""
-        return self._dinf - min(self.mp_L)
+        _, _, mp_L, dinf = self._mp()
+        return dinf - min(mp_L)
 
     def d_inf(self):
         how = "exact: max over the support of log(p/q)"
         if self.tail_p > 0:
             how += " (over the proven window; the ratio beyond it is taken not to exceed it)"
-        return DInfinity(self._dinf, how)
+        return DInfinity(self._mp()[3], how)
 
 
 # --- double-exponential quadrature nodes (float64) -------------------------------------------
@@ -261,7 +275,7 @@ class DensityLossCgf(LossCgf):
         pd, qd = P.density, Q.density
         self.pd, self.qd = pd, qd
         qa = Q.atoms()
-        self.atoms = []
+        self._atom_pq = []  # (P's mass, Q's mass) at each atom of P, as the laws give them
         for x, p in P.atoms().items():
             if p <= 0:
                 continue
@@ -270,11 +284,11 @@ class DensityLossCgf(LossCgf):
                 self.infinite_reason = (f"support mismatch: P has an atom at {mpmath.nstr(x, 8)} where "
                                         "Q has none (D_alpha = inf for every alpha > 1)")
                 return
-            self.atoms.append((mpmath.mpf(p), mpmath.log(p) - mpmath.log(q)))
+            self._atom_pq.append((p, q))
+        self.atoms = self._mp_atoms()
         self.has_density = pd is not None and pd.mass() > 0
         if not self.has_density:
-            self._finite = FiniteLossCgf([p for p, _ in self.atoms],
-                                            [p / mpmath.exp(L) for p, L in self.atoms])
+            self._finite = FiniteLossCgf([p for p, _ in self._atom_pq], [q for _, q in self._atom_pq])
             self.infinite_reason = self._finite.infinite_reason
             return
         if qd is None or qd.mass() <= 0:
@@ -320,6 +334,10 @@ class DensityLossCgf(LossCgf):
         self._dinf_cache = None
 
     # helpers ---------------------------------------------------------------------------------
+    def _mp_atoms(self) -> list:
+        """(p, L = log p/q) at each atom of P, at the working precision."""
+        return [(mpmath.mpf(p), mpmath.log(p) - mpmath.log(q)) for p, q in self._atom_pq]
+
     def _logs(self, x):
         x = np.asarray(x, dtype=float)
         with np.errstate(all="ignore"):
@@ -472,12 +490,12 @@ class DensityLossCgf(LossCgf):
                 lp, L = self._mp_lp_L(x)
                 return mpmath.mpf(0) if lp == -INF else mpmath.exp(lp) * mpmath.expm1(a1 * L)
             dens, e = mpmath.quad(f, nodes, error=True)
-            s = dens + mpmath.fsum(p * mpmath.expm1(a1 * L) for p, L in self.atoms)
+            s = dens + mpmath.fsum(p * mpmath.expm1(a1 * L) for p, L in self._mp_atoms())
             return Estimate(mpmath.log1p(s), (abs(e) + 1000 * mpmath.eps * abs(dens)) / (1 + s))
         x_star, _ = self._peak(float(a1))
         lp0, L0 = self._mp_lp_L(mpmath.mpf(x_star))
         M = lp0 + a1 * L0
-        atom_logs = [mpmath.log(p) + a1 * L for p, L in self.atoms]
+        atom_logs = [mpmath.log(p) + a1 * L for p, L in self._mp_atoms()]
         M = max([M] + atom_logs)
 
         def g(x):
@@ -496,7 +514,7 @@ class DensityLossCgf(LossCgf):
             lp, L = self._mp_lp_L(x)
             return mpmath.mpf(0) if lp == -INF else mpmath.exp(lp) * L
         val, e = mpmath.quad(f, nodes, error=True)
-        val += mpmath.fsum(p * L for p, L in self.atoms)
+        val += mpmath.fsum(p * L for p, L in self._mp_atoms())
         return Estimate(val, abs(e) + 1000 * mpmath.eps * abs(val))
 
     def kl_float(self):
@@ -540,7 +558,7 @@ class DensityLossCgf(LossCgf):
                                    f"in the {'upper' if out > 0 else 'lower'} tail (reaches "
                                    f"{sign * Lok[-1]:.4g} at x = {xs[ok][-1]:.4g})")
             best = max(best, float(np.max(Lok)))
-        atoms_ext = max((sign * L for _, L in self.atoms), default=-INF)
+        atoms_ext = max((sign * L for _, L in self._mp_atoms()), default=-INF)
         lp, L = self._mp_lp_L(mpmath.mpf(best_x))
         val = max(mpmath.mpf(best), sign * L if lp != -INF else -INF, atoms_ext)
         return val, best_x, "sup of the log-ratio over a grid refined by a bounded optimiser"
