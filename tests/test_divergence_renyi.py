@@ -1,13 +1,16 @@
 """countdp.divergence.renyi: the Renyi engine -- closed forms, quadrature, atoms and integer laws,
 infinite divergences with reasons, and bad-input handling."""
 
+import re
+
 import mpmath
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from _designs import cs, design, fracs, rs
 from countdp.divergence.renyi import gaussian_renyi, kl, renyi
-from countdp.laws import CallableDensity, ContinuousLaw, FinitePmf, Gaussian, LogShiftedGaussian, MixedLaw, PointMass
+from countdp.laws import (CallableDensity, ContinuousLaw, Density, FinitePmf, Gaussian, IntegerLaw,
+                          LogShiftedGaussian, MixedLaw, PointMass)
 from countdp.mechanisms import ShiftedLogGaussian
 
 alphas = st.floats(1.01, 50.0)  # orders
@@ -248,3 +251,90 @@ def test_atoms_beside_a_density():
             assert abs(d.value - exact) <= d.error < mpmath.mpf("1e-20")
         gone = renyi(P, ContinuousLaw(_normal_part(1)), 2)
         assert gone.value == mpmath.inf and "P has an atom at 0.5" in gone.reason
+
+
+class _UnplacedNormal(Density):
+    """N(1, 1) by its log-density alone: it gives the quadrature no centre and scale."""
+
+    def mp_logpdf(self, x):
+        return Gaussian(1, 1).density.mp_logpdf(x)
+
+
+def test_a_q_density_without_centre_and_scale_is_integrated_where_p_lives():
+    """D_alpha(N(0, 1) || N(1, 1)) = alpha / 2, the second law placing no quadrature itself."""
+    with mpmath.workdps(25):
+        Q = ContinuousLaw(_UnplacedNormal())
+        for alpha in (mpmath.mpf("1.5"), mpmath.mpf(3)):
+            d = renyi(Gaussian(0, 1), Q, alpha)
+            assert abs(d.value - alpha / 2) <= d.error < mpmath.mpf("1e-18")
+        k = kl(Gaussian(0, 1), Q)
+        assert abs(k.value - mpmath.mpf(1) / 2) <= k.error < mpmath.mpf("1e-18")
+
+
+def test_a_hole_in_q_where_p_has_mass_makes_d_infinite():
+    d = renyi(Gaussian(0, 1), ContinuousLaw(_normal_part(1 / (2 * mpmath.ncdf(-1)), hole=True)), 2)
+    assert d.value == mpmath.inf and d.reason == "support mismatch: Q's density vanishes where P's does not"
+
+
+def test_an_integer_law_against_a_density_is_infinite_both_ways():
+    P, Q = FinitePmf({0: 0.5, 1: 0.5}), Gaussian(0, 1)
+    assert "P is an integer law, Q has a continuous part" in renyi(P, Q, 2).reason
+    assert "P has a continuous part, Q is an integer law" in renyi(Q, P, 2).reason
+    assert kl(Q, P).value == mpmath.inf
+
+
+class _Geometric(IntegerLaw):
+    """P(k) = 2^-(k+1) on k >= 0 (mirrored: on k <= 0), its window the exact tail 2^-(k+1)."""
+
+    def __init__(self, mirrored=False):
+        self.sign = -1 if mirrored else 1
+        self.support_lo, self.support_hi = (None, 0) if mirrored else (0, None)
+
+    def mp_pmf(self, k):
+        j = self.sign * int(k)
+        return mpmath.mpf(2) ** -(j + 1) if j >= 0 else mpmath.mpf(0)
+
+    def window(self, tail):
+        n = int(mpmath.ceil(-mpmath.log(tail, 2)))
+        return (-n, 0) if self.sign < 0 else (0, n)
+
+
+@pytest.mark.parametrize("mirrored", [False, True])
+def test_the_widened_window_finds_where_q_has_no_mass(mirrored):
+    """P geometric on the integers past 0, Q the same law stopped at |k| = 60: both windows end
+    within 60, and only the widening past them meets the mass of P where Q has none."""
+    P = _Geometric(mirrored)
+    s = -1 if mirrored else 1
+    table = {s * k: mpmath.mpf(2) ** -(k + 1) for k in range(60)}
+    table[s * 60] = mpmath.mpf(2) ** -60  # the rest of P's mass on the last point
+    d = renyi(P, FinitePmf(table), 2)
+    assert d.value == mpmath.inf
+    k = int(re.search(r"at (-?\d+) where Q has none", d.reason).group(1))
+    assert s * k > 60
+    assert renyi(FinitePmf(table), P, 2).finite
+
+
+def test_atoms_against_an_integer_law_are_summed_exactly():
+    P = MixedLaw({0: 0.5, 3: 0.5}, None)
+    Q = FinitePmf({0: "0.25", 1: "0.25", 3: "0.5"})
+    with mpmath.workdps(30):
+        want = mpmath.log(mpmath.mpf(1) / 4 / (mpmath.mpf(1) / 4) + mpmath.mpf(1) / 4 / (mpmath.mpf(1) / 2))
+        d = renyi(P, Q, 2)
+        assert abs(d.value - want) <= d.error < mpmath.mpf("1e-28")
+
+
+class _Flat(IntegerLaw):
+    """Uniform on 0..60000: more integers than a divergence sum enumerates."""
+
+    support_lo, support_hi = 0, 60000
+
+    def mp_pmf(self, k):
+        return mpmath.mpf(1) / 60001 if 0 <= k <= 60000 else mpmath.mpf(0)
+
+    def window(self, tail):
+        return 0, 60000
+
+
+def test_a_sum_over_more_integers_than_the_limit_is_refused():
+    with pytest.raises(ValueError, match="has not converged within 50000 integers"):
+        renyi(_Flat(), _Flat(), 2)
