@@ -140,3 +140,25 @@ def test_eps_of_a_tiny_delta_for_a_finite_pair_ends_on_the_zero_of_the_profile()
 
     r = profile.eps_of_delta(*epsilon_dp.krr_pair(2.0, 5), mpmath.mpf("1e-30"))
     assert abs(r.value - 2) <= r.error and r.error < 1e-12
+
+
+def test_the_log_shift_closed_form_is_taken_for_one_shift_c_only():
+    """Equal-variance log-shifted Gaussians with one c: the profile is the Gaussian one of their
+    locations (eq 10), and the quadrature agrees.  With different c the laws are not a location
+    pair in any one coordinate: the closed form of their locations would be wrong (0 here, for
+    equal locations), and the profile comes from the quadrature of the densities."""
+    from countdp.laws import LogShiftedGaussian
+
+    half, eps = mpmath.mpf("0.5"), mpmath.mpf("0.1")
+    same = (LogShiftedGaussian(0, half, 1), LogShiftedGaussian(mpmath.mpf("0.3"), half, 1))
+    closed = profile.hockey_stick(*same, eps)
+    assert "eq 10" in closed.method
+    assert abs(closed.value - profile.gaussian_hockey_stick(mpmath.mpf("0.6"), eps)) < mpmath.mpf(10) ** -28
+    quad = profile.hockey_stick(*same, eps, method="quadrature")
+    assert abs(quad.value - closed.value) <= quad.error + mpmath.mpf(10) ** -25
+    for P, Q in ((LogShiftedGaussian(0, 0.5, 1), LogShiftedGaussian(0, 0.5, 2)),
+                 (LogShiftedGaussian(0, 0.5, 2), LogShiftedGaussian(0, 0.5, 1))):
+        d = profile.hockey_stick(P, Q, 0.1)
+        assert not d.method.startswith("closed form")
+        ref = profile.hockey_stick(P, Q, 0.1, method="quadrature")
+        assert d.value == ref.value and d.value > mpmath.mpf("0.05")
