@@ -41,3 +41,13 @@ def test_ratio_encloses_the_quadrature_and_overlaps_the_semi_closed_form(sigma):
 def test_nonpositive_sigma_is_undecided(sigma):
     with pytest.raises(Undecided, match="sigma > 0"):
         remainder_ratio(arb(sigma))
+
+
+@pytest.mark.parametrize("sigma", ["0.5", "1", "2"])
+def test_the_guard_bits_deliver_the_precision_asked_for(sigma):
+    """At 53 bits both enclosures are narrower than 2^-53 relative (measured 2^-66 with the 20
+    guard bits; without them, 8e-15 at sigma = 1: a ball 70 times wider than the precision)."""
+    with ctx.workprec(53):
+        rr = remainder_ratio(arb(sigma))
+        for ball in (rr.integral, rr.semi_closed):
+            assert ball.rad() < ball.mid() * arb(2) ** -53
