@@ -22,3 +22,10 @@ def test_parse_counts(text, want):
 def test_parse_counts_refuses(text):
     with pytest.raises(ValueError, match="n"):
         parse_counts(text)
+
+
+def test_the_largest_count_is_below_1e100000_as_the_message_says():
+    assert parse_counts("9e99999") == [9 * 10 ** 99999]
+    for text in ("1e100000", "10e99999"):
+        with pytest.raises(ValueError, match="n must be below 1e100000, got '"):
+            parse_counts(text)

@@ -33,7 +33,7 @@ def _one_count(text: str) -> int:
         raise ValueError(f"n must be an integer >= 0 (1e6 is accepted), got {quoted(text)}") from None
     if not d.is_finite() or d != d.to_integral_value() or d < 0:
         raise ValueError(f"n must be an integer >= 0 (1e6 is accepted), got {quoted(text)}")
-    if d.adjusted() > 100_000:
+    if d.adjusted() >= 100_000:  # 1e100000 itself is refused, as the message says
         raise ValueError(f"n must be below 1e100000, got {quoted(text)}")
     return int(d)
 
