@@ -107,3 +107,36 @@ def test_the_default_density_is_the_standard_law():
     with mp.workdps(30):
         for y in (-2, -0.5, 0, 0.75, 3):
             assert d.mp_logpdf(y) == airy.mp_logpdf(y)
+
+
+@pytest.mark.mp_dps(30)
+def test_airylaw_mpmath_views_are_the_standard_law_rescaled():
+    """The mpmath pdf, score and survival function of b X + t, and the float log survival
+    function, against the standard law's at (y - t)/b; mp_pdf = exp(mp_logpdf)."""
+    b, t = mp.mpf("0.25"), mp.mpf("-1.25")  # exact in binary: the law keeps them as floats
+    law = airy.AiryLaw(b=b, t=t)
+    for y in (mp.mpf(-3), mp.mpf("-1.5"), mp.mpf("0.5")):
+        x = (y - t) / b
+        assert abs(law.mp_pdf(y) - airy.mp_pdf(x) / b) < mp.mpf(10) ** -28 * law.mp_pdf(y)
+        assert abs(law.mp_pdf(y) - mp.exp(law.mp_logpdf(y))) < mp.mpf(10) ** -28 * law.mp_pdf(y)
+        assert abs(law.mp_score(y) - airy.mp_score(x) / b) < mp.mpf(10) ** -27 * abs(law.mp_score(y))
+        # the score is -(log p)': against a central difference of the mpmath log density
+        h = mp.mpf(10) ** -10
+        fd = -(law.mp_logpdf(y + h) - law.mp_logpdf(y - h)) / (2 * h)
+        assert abs(law.mp_score(y) - fd) < mp.mpf(10) ** -15 * (1 + abs(fd))
+        assert abs(law.mp_sf(y) - airy.mp_sf(x)) < mp.mpf(10) ** -28
+        assert abs(law.mp_sf(y) + law.mp_cdf(y) - 1) < mp.mpf(10) ** -28
+    ys = np.array([-3.0, -1.5, 0.5])
+    want = np.array([float(mp.log(law.mp_sf(y))) for y in ys])
+    assert np.allclose(law.logsf(ys), want, rtol=1e-12, atol=0)
+    assert law.constants == airy.float_constants()
+    assert repr(law) == "AiryLaw(b=0.25, t=-1.25)"
+
+
+def test_the_mpmath_values_at_the_ends_of_the_line():
+    with mp.workdps(30):
+        assert airy.mp_logpdf(mp.inf) == mp.ninf and airy.mp_logpdf(-mp.inf) == mp.ninf
+        assert airy.mp_pdf(mp.inf) == 0 and airy.mp_pdf(-mp.inf) == 0
+        assert airy.mp_score(mp.inf) == mp.inf and airy.mp_score(-mp.inf) == mp.ninf
+        assert airy.mp_score(0) == 0
+        assert airy.mp_sf(mp.inf) == 0 and airy.mp_sf(-mp.inf) == 1
