@@ -203,3 +203,29 @@ def test_laws_of_two_mechanisms_keep_their_own_scales_in_the_ball_route():
                 assert mpmath.isinf(x.value)
             else:
                 assert abs(x.value - y.value) <= x.error + 1e-25
+
+
+def test_which_pairs_the_ball_route_covers():
+    """Gaussians with Gaussians only; log-shift laws (unclipped or released) with one c; a
+    normal density restricted to an interval (not a Gaussian law) is not covered."""
+    from countdp.laws import ContinuousLaw
+    from countdp.laws.gaussian import GaussianDensity
+
+    one, other = ShiftedLogGaussian(0.45, 1.0), ShiftedLogGaussian(0.45, 2.0)
+    covered = [(Gaussian(0, 1), Gaussian(1, 2)), (one.unclipped_law(1), one.unclipped_law(2)),
+               (one.released_law(1), one.released_law(2)), (one.released_law(1), one.unclipped_law(3)),
+               (LogShiftedGaussian(0, 1, 1), LogShiftedGaussian(1, 1, 1))]
+    not_covered = [(Gaussian(0, 1), one.unclipped_law(1)), (one.released_law(1), Gaussian(0, 1)),
+                   (one.unclipped_law(1), other.unclipped_law(1)),
+                   (LogShiftedGaussian(0, 1, 1), LogShiftedGaussian(0, 1, 2)),
+                   (ContinuousLaw(GaussianDensity(0, 1, lo=0)), Gaussian(0, 1)),
+                   (Gaussian(0, 1), PointMass(0))]
+    assert all(ball_route_applies(P, Q) for P, Q in covered)
+    assert not any(ball_route_applies(P, Q) for P, Q in not_covered)
+
+
+def test_an_unbounded_ball_is_undecided_and_zero_is_exact():
+    with pytest.raises(Undecided, match="not finite"):
+        to_divergence_parts(arb(0, float("inf")))
+    assert to_divergence_parts(arb(0)) == (0, 0)
+    assert _mpf_to_arb(mpmath.mpf(0)) == 0 and _mpf_to_arb(mpmath.mpf(-3)) == -3
