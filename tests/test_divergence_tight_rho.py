@@ -180,6 +180,31 @@ def test_pmf_sup_ratio_agrees():
     assert abs(found.alpha - r.alpha) < 1e-3 * r.alpha and not found.attained_at_one
 
 
+def test_pmf_sup_ratio_of_a_support_mismatch_is_infinite_either_way():
+    for p, q in (([0.5, 0.5, 0], [0.5, 0.25, 0.25]), ([0.5, 0.25, 0.25], [0.5, 0.5, 0])):
+        found = pmf_sup_ratio(p, q)
+        assert found.value == math.inf and found.alpha == 1.0
+    for p, q in (([0.5, 0.5], [1.0]), ([0, 0], [0.5, 0.5]), ([[0.5, 0.5]], [[0.5, 0.5]])):
+        with pytest.raises(ValueError, match="p and q must be nonnegative, nonzero 1-d arrays of one length"):
+            pmf_sup_ratio(p, q)
+
+
+def test_the_curves_and_ends_of_an_infinite_pair():
+    P, Q = Gaussian(0, 1), MixedLaw({0: 1}, None)
+    curve = renyi_curve(P, Q, [1.5, 3.0])
+    assert np.all(curve.value == np.inf) and np.all(curve.error == 0) and curve.value.shape == (2,)
+    assert mp_renyi(P, Q, 2).value == mpmath.inf
+    assert d_infinity(P, Q).value == mpmath.inf and "P has a density part, Q has none" in d_infinity(P, Q).how
+
+
+def test_the_excess_over_kl_is_zero_where_the_sup_is_at_one_and_positive_elsewhere():
+    at_one = tight_rho((Gaussian(0, 1), Gaussian(1, 1)))           # D_alpha/alpha = 1/2 for every alpha
+    assert at_one.attained_at_one and abs(at_one.excess_over_kl) <= at_one.width
+    krr = tight_rho(epsilon_dp.krr_pair(0.5, 12))                   # the sup at a finite order
+    assert not krr.attained_at_one and krr.excess_over_kl > krr.width
+    assert krr.excess_over_kl == krr.value - krr.kl_max
+
+
 # --------------------------------------------------------------------------------------------
 # Bad input
 # --------------------------------------------------------------------------------------------

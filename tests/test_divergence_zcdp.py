@@ -131,3 +131,44 @@ def test_log_likelihood_ratio_gaussian_and_atoms():
     out = zcdp.log_likelihood_ratio(P, Q, np.array([0.0, 0.7]))
     assert out[0] == pytest.approx(float(mpmath.log(P.atom_mass / Q.atom_mass)), rel=1e-6, abs=0)
     assert out[1] == pytest.approx(float(P.density.logpdf(0.7) - Q.density.logpdf(0.7)), rel=1e-6, abs=0)
+
+
+def test_the_privacy_loss_of_atoms_and_densities_point_by_point():
+    """log dP/dQ: the atom masses on an atom (+inf where only P has one, -inf where only Q has
+    one), the densities elsewhere (+inf where only P has a density part, -inf where only Q)."""
+    from countdp.laws import MixedLaw, PointMass
+
+    half = mpmath.mpf(1) / 2
+    mixed = MixedLaw({0: half}, _half_normal())
+    y = np.array([0.0, 1.0, -2.0])
+    # P mixed, Q the normal: +inf on P's atom, the log of (1/2 phi)/phi = -log 2 elsewhere
+    assert _same(zcdp.log_likelihood_ratio(mixed, Gaussian(0, 1), y), [np.inf, -math.log(2), -math.log(2)])
+    assert _same(zcdp.log_likelihood_ratio(Gaussian(0, 1), mixed, y), [-np.inf, math.log(2), math.log(2)])
+    # atoms only against a density: -inf off the atom, +inf on it
+    assert np.array_equal(zcdp.log_likelihood_ratio(PointMass(1), Gaussian(0, 1), y), [-np.inf, np.inf, -np.inf])
+    assert np.array_equal(zcdp.log_likelihood_ratio(Gaussian(0, 1), PointMass(1), y), [np.inf, -np.inf, np.inf])
+    # two atom tables: the log-ratio of the masses
+    P, Q = MixedLaw({0: 0.25, 1: 0.75}, None), MixedLaw({0: 0.5, 1: 0.5}, None)
+    assert np.allclose(zcdp.log_likelihood_ratio(P, Q, [0, 1]), [-math.log(2), math.log(1.5)], rtol=1e-15, atol=0)
+
+
+def _same(got, want):
+    """Equal infinities, finite values within 2 ulps of a log-ratio of order 1."""
+    got, want = np.asarray(got), np.asarray(want)
+    inf = np.isinf(want)
+    return np.array_equal(got[inf], want[inf]) and np.allclose(got[~inf], want[~inf], rtol=0, atol=5e-16)
+
+
+def _half_normal():
+    from countdp.laws import CallableDensity
+
+    g = Gaussian(0, 1).density
+    return CallableDensity(lambda x: g.mp_logpdf(x) - mpmath.log(2), mass=mpmath.mpf(1) / 2,
+                           np_logpdf=lambda x: g.logpdf(x) - math.log(2))
+
+
+def test_the_privacy_loss_of_integer_laws_is_refused():
+    from countdp.laws import FinitePmf
+
+    with pytest.raises(ValueError, match="not integer laws"):
+        zcdp.log_likelihood_ratio(FinitePmf({0: 1}), Gaussian(0, 1), [0.0])
