@@ -246,3 +246,22 @@ def test_total_variation_of_gaussians_with_two_crossings(m, s):
     exact = _tv_gaussians(m, s)
     assert 0 < exact < 1
     assert abs(tv.value - exact) <= tv.error + mpmath.mpf(10) ** -20 and tv.error < 1e-20
+
+
+@pytest.mark.mp_dps(30)
+def test_total_variation_of_densities_on_overlapping_intervals():
+    """U(0, 2) and U(-2, 1) overlap on (0, 1): 2 d_TV = 1/6 + 1/2 (P alone) + 2/3 (Q alone), so
+    d_TV = 2/3; where one density is zero (its log -inf) it counts as 0."""
+    for P, Q in ((Uniform(0, 2), Uniform(-2, 1)), (Uniform(-2, 1), Uniform(0, 2))):
+        tv = total_variation(P, Q)
+        assert abs(tv.value - mpmath.mpf(2) / 3) <= tv.error + mpmath.mpf(10) ** -25
+    tv = total_variation(Uniform(-1, 1), Uniform(-0.5, 0.5))   # nested: 1 - 1/2 = 1/2
+    assert abs(tv.value - mpmath.mpf(1) / 2) <= tv.error + mpmath.mpf(10) ** -25
+
+
+@pytest.mark.mp_dps(30)
+def test_total_variation_with_kinks_given():
+    """The Laplace shift's kinks at 0 and 0.4 given as breaks: the same closed form."""
+    want = formulas.laplace_shift_total_variation(0.4, 0.5)
+    tv = total_variation(Laplace(0, 0.5), Laplace(0.4, 0.5), breaks=(0, 0.4))
+    assert abs(tv.value - want) <= tv.error + mpmath.mpf(10) ** -25 and tv.error < mpmath.mpf(10) ** -20
