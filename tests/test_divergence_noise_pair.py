@@ -213,3 +213,20 @@ def test_the_airy_release_gets_a_closed_bracket_below_the_airy_budget():
     assert t.bounded and t.lo <= v.value + v.error
     assert abs(t.value - v.value) < 1e-20
     assert noise_pair(P, Q).noise.noise_score_subgaussian >= formulas.airy_fisher()
+
+
+def test_a_noise_pair_read_at_more_bits_than_it_was_built_at_is_refused():
+    """Built at 15 digits its shift is rounded there: at 30 digits the precise route was 8e-16
+    off with a bar of 4e-28.  Refused; at the precision it was built at (or below) it answers."""
+    mech = ShiftedLogGaussian(0.45, 1.0)
+    with mpmath.workdps(15):
+        F = NoisePairLossCgf(noise_pair(mech.released_law(3), mech.released_law(4)))
+    with mpmath.workdps(30):
+        with pytest.raises(ValueError, match="built at 53 bits and is read at 103"):
+            F.mp_F(2)
+        with pytest.raises(ValueError, match="build it again"):
+            F.kl()
+    with mpmath.workdps(15):
+        assert F.mp_F(2).value > 0
+    with mpmath.workdps(10):
+        assert F.kl().value > 0

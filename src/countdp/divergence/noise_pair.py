@@ -147,6 +147,22 @@ class NoisePairLossCgf(DensityLossCgf):
             # an unbounded loss: no second-order cell bound, so the chords of a flat curve close
             # slowly; past a few hundred orders more splitting narrows the bracket little
             self.max_evals = 1200
+        self.built_prec = mpmath.mp.prec
+
+    def _check_precision(self):
+        """The pair's shift and clip point were rounded when it was built: read at more bits,
+        the precise route's error bar would be that of the new precision, not of the pair's."""
+        if mpmath.mp.prec > self.built_prec:
+            raise ValueError(f"this noise pair was built at {self.built_prec} bits and is read at "
+                             f"{mpmath.mp.prec}: build it again at the precision it is read at")
+
+    def mp_F(self, alpha):
+        self._check_precision()
+        return super().mp_F(alpha)
+
+    def kl(self):
+        self._check_precision()
+        return super().kl()
 
     def loss_range(self):
         if self.lipschitz is not None:
