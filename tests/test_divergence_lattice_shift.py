@@ -124,3 +124,39 @@ def test_the_bordered_solve_is_the_dense_solve(c):
     rhs = rng.random(n)
     np.testing.assert_allclose(_bordered_solve(diag, up, lo, rhs, c), np.linalg.solve(Tc, rhs),
                                rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_site_gradient_derivatives_are_those_of_the_site_gradient(kind):
+    """Newton's Jacobian rows come from (dW/du_k, dW/du_{k+1}): against central differences of
+    W itself (a wrong row still converges, slowly, so only this reads it)."""
+    from countdp.divergence.lattice_shift import _site_gradient_derivatives, site_gradient
+
+    u0, u1 = np.array([-1.5, -0.2, 0.3, 2.0]), np.array([-0.7, 0.4, 1.1, 2.5])
+    h = 1e-6
+    d0, d1 = _site_gradient_derivatives(kind, u0, u1)
+    fd0 = (site_gradient(kind, u0 + h, u1) - site_gradient(kind, u0 - h, u1)) / (2 * h)
+    fd1 = (site_gradient(kind, u0, u1 + h) - site_gradient(kind, u0, u1 - h)) / (2 * h)
+    assert np.allclose(d0, fd0, rtol=1e-7, atol=1e-9) and np.allclose(d1, fd1, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("kind", ["symmetric", "one-sided"])
+def test_the_kkt_constant_gives_the_dual_value(kind):
+    """mu - lam M is the dual value: a lower bound of the primal value, equal at the optimum."""
+    sol = lattice_minimum(kind, 0.25, 10)
+    assert sol.dual_value == sol.mu - sol.lam * sol.M
+    assert sol.dual_value <= sol.value * (1 + 1e-12)
+    assert sol.dual_value == pytest.approx(sol.value, rel=1e-9, abs=0)
+
+
+def test_refusals_of_the_lattice_routines():
+    from countdp.divergence.lattice_shift import kkt_solution, site_gradient
+
+    with pytest.raises(ValueError, match="kind must be one of"):
+        site_gradient("two-sided", 0.0, 0.0)
+    with pytest.raises(ValueError, match="the Dirichlet problem is linear"):
+        kkt_solution("dirichlet", 0.0, 0.1)
+    law = lattice_minimum("symmetric", 0.0, 5).law
+    rising = type(law)(law.theta, law.k0, -law.V)   # increasing at both ends: not a decaying law
+    with pytest.raises(ValueError, match="tail_sums needs a law decaying at both ends"):
+        tail_sums("symmetric", rising)
