@@ -1,0 +1,45 @@
+"""The guard digits deliver the precision asked for: an mpmath value computed at the working
+precision is within 4 ulps of the same value at 60 more digits, where a cancellation would
+otherwise eat the guard (the inputs are binary numbers, the same at both precisions).
+
+Measured at 30 digits: 2.2 ulps at most with the guards; without them 9 to 10^10 ulps -- the
+hockey-stick closed form at small mu (its two Phi terms cancel), the small-noise remainder
+(g ~ sigma^2 from terms ~ sigma), the Airy survival function (Ai'^2 - z Ai^2), the log-Laplace
+budget (eps + e^-eps - 1)."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+
+from countdp.divergence.profile import gaussian_hockey_stick
+from countdp.laws import airy
+from countdp.laws.generalised_gaussian import GeneralisedGaussianDensity
+from countdp.laws.small_noise import small_noise_remainder
+from countdp.mechanisms.log_laplace import LogLaplaceMechanism
+
+with mpmath.workdps(30):
+    SMALL, TINY, HALF = mpmath.mpf("0.01"), mpmath.mpf("0.001"), mpmath.mpf("0.5")
+
+PROBES = {
+    "hockey stick, mu = 0.01, eps = 3": lambda: gaussian_hockey_stick(SMALL, 3),
+    "hockey stick, mu = 0.001, eps = 1/2": lambda: gaussian_hockey_stick(TINY, HALF),
+    "hockey stick, mu = 3, eps = 0.001": lambda: gaussian_hockey_stick(3, TINY),
+    "small-noise remainder, sigma = 0.001": lambda: small_noise_remainder(TINY).value,
+    "Airy sf(3)": lambda: airy.mp_sf(3),
+    "Airy sf(30)": lambda: airy.mp_sf(30),
+    "Airy score(0.01)": lambda: airy.mp_score(SMALL),
+    "log-Laplace v(10^6)": lambda: LogLaplaceMechanism(0.2, 1.0).mp_v(10 ** 6),
+    "generalised Gaussian log density, p = 3": lambda: GeneralisedGaussianDensity(3).mp_logpdf(HALF),
+}
+
+
+@pytest.mark.parametrize("dps", [30, 50])
+@pytest.mark.parametrize("name", sorted(PROBES))
+def test_the_value_at_the_working_precision_is_within_4_ulps(name, dps):
+    f = PROBES[name]
+    with mpmath.workdps(dps):
+        value, ulp = f(), mpmath.mpf(2) ** (1 - mpmath.mp.prec)
+    with mpmath.workdps(dps + 60):
+        reference = f()
+        assert abs(value - reference) <= 4 * ulp * abs(reference)
