@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from countdp import formulas
 from countdp.mechanisms import ShiftedLogGaussian
 from countdp.divergence import profile
-from countdp.laws import Gaussian, PointMass
+from countdp.laws import Density, Gaussian, PointMass
 
 
 pytestmark = pytest.mark.mp_dps(30)
@@ -162,3 +162,44 @@ def test_the_log_shift_closed_form_is_taken_for_one_shift_c_only():
         assert not d.method.startswith("closed form")
         ref = profile.hockey_stick(P, Q, 0.1, method="quadrature")
         assert d.value == ref.value and d.value > mpmath.mpf("0.05")
+
+
+def test_the_profile_where_only_p_has_mass():
+    """P = U(0, 2), Q = U(-2, 1): on (1, 2) only P has mass (1/2 of it), on (0, 1) the densities
+    are 1/2 and 1/3: delta(eps) = 1/2 + (1/2 - e^eps/3)_+; the other way, Q alone on (-2, 0)."""
+    from countdp.laws.reference import Uniform
+
+    P, Q = Uniform(0, 2), Uniform(-2, 1)
+    eps = mpmath.mpf("0.1")
+    want = mpmath.mpf(1) / 2 + (mpmath.mpf(1) / 2 - mpmath.exp(eps) / 3)
+    d = profile.hockey_stick(P, Q, eps)
+    assert abs(d.value - want) <= d.error + mpmath.mpf(10) ** -25
+    back = profile.hockey_stick(Q, P, eps)   # (-2, 0): 2/3; (0, 1): (1/3 - e^eps/2)_+ = 0
+    assert abs(back.value - mpmath.mpf(2) / 3) <= back.error + mpmath.mpf(10) ** -25
+
+
+def test_identical_laws_have_a_zero_profile_above_eps_zero():
+    """log p - log q - eps = -eps < 0 everywhere: no crossing, one piece, delta = 0."""
+    d = profile.hockey_stick(Gaussian(0, 1), Gaussian(0, 1), mpmath.mpf("0.5"), method="quadrature")
+    assert d.value == 0 and d.crossings == []
+
+
+class _UnplacedNormal(Density):
+    """N(1, 1) by its log-density alone (no centre and scale for the quadrature)."""
+
+    def mp_logpdf(self, x):
+        return Gaussian(1, 1).density.mp_logpdf(x)
+
+
+def test_a_q_without_centre_and_scale_has_the_gaussian_profile():
+    from countdp.laws import ContinuousLaw
+
+    eps = mpmath.mpf("0.3")
+    d = profile.hockey_stick(Gaussian(0, 1), ContinuousLaw(_UnplacedNormal()), eps)
+    assert abs(d.value - profile.gaussian_hockey_stick(1, eps)) <= d.error + mpmath.mpf(10) ** -25
+
+
+def test_eps_of_delta_by_the_closed_profile():
+    delta = mpmath.mpf("1e-5")
+    e = profile.eps_of_delta(Gaussian(0, 1), Gaussian(mpmath.mpf("0.5"), 1), delta)
+    assert abs(e.value - profile.gaussian_eps_of_delta(mpmath.mpf("0.5"), delta)) <= e.error + mpmath.mpf(10) ** -25
