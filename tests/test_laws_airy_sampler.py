@@ -65,3 +65,12 @@ def test_the_envelope_touches_the_log_density_at_its_tangent_points():
     total = sum(integrate.quad(lambda t: math.exp(sampler._log_envelope(np.array([t]))[0]), a, b,
                                epsabs=0, epsrel=1e-12)[0] for a, b in zip(edges[:-1], edges[1:]))
     assert abs(total - env.total) <= 1e-9 * env.total
+
+
+def test_the_sampler_fills_the_request_when_a_batch_falls_short(monkeypatch):
+    """Batches sized for a huge acceptance rate hold 64 proposals: 2000 draws need about 32
+    batches, each topping up what is missing; the result is the law (KS) and of the size asked."""
+    monkeypatch.setattr(sampler, "sampler_acceptance_rate", lambda: 1e12)
+    x = sampler.sample(np.random.default_rng(5), 2000)
+    assert x.shape == (2000,) and np.all(np.isfinite(x))
+    assert stats.kstest(x, airy.cdf).pvalue > 1e-3
