@@ -154,3 +154,26 @@ def test_mp_sf_keeps_its_digits_far_out(x):
     with mp.workdps(80):
         ref = airy.mp_sf(mp.mpf(x))
     assert abs(v / ref - 1) < mp.mpf("1e-29")
+
+
+@pytest.mark.parametrize("z", ["-2.3", "0.5", "7", "-2.338107410459767038489197252446735440638"])
+def test_the_airy_pair_is_mpmath_s_with_or_without_arb(z, monkeypatch):
+    """(Ai, Ai') certified by Arb and rounded equal mpmath's airyai to the last bit but one, also
+    1e-40 from the zero a1 of Ai (where 20 guard bits leave Ai 21 correct bits); the mpmath fallback (no python-flint) is airyai itself; a full cache is emptied, not trusted."""
+    from countdp.laws.airy import mp_values
+
+    with mp.workdps(40):
+        zz = mp.mpf(z)
+        want = (mp.airyai(zz), mp.airyai(zz, derivative=1))
+        got = mp_values._certified_airy_pair(zz)
+        for g, w in zip(got, want):
+            assert abs(g - w) <= 2 * mp.eps * abs(w)
+        monkeypatch.setattr(mp_values, "_flint", None)
+        assert mp_values._certified_airy_pair(zz) == want
+        monkeypatch.undo()
+        monkeypatch.setattr(mp_values, "_AIRY_PAIR_CACHE_MAX", 2)
+        mp_values._AIRY_PAIR_CACHE.clear()
+        for k in range(5):
+            mp_values.airy_pair(zz + k)
+        assert len(mp_values._AIRY_PAIR_CACHE) <= 3
+        assert mp_values.airy_pair(zz) == got
