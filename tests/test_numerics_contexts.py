@@ -108,3 +108,54 @@ def test_an_infinite_or_nan_mpf_has_no_exact_rational(x):
     with pytest.raises(TypeError):
         to_fmpq(x)
     assert to_fmpq(mpmath.mpf("0.75")) == fmpq(3, 4)
+
+
+@pytest.mark.parametrize("ctx", [fp, mp, ball, exact], ids=lambda c: c.name)
+def test_the_order_primitives_in_every_number_system(ctx):
+    """min, max, max(x, 0) and the decided sign, by value in each system (a formula such as a
+    clipped bound reads them)."""
+    def val(v):   # the values here are dyadic: exact in every system
+        if isinstance(v, arb):
+            return Fraction(str(v.mid()))
+        return Fraction(str(v)) if isinstance(v, mpmath.mpf) else Fraction(v)
+
+    a, b = ctx.convert(Fraction(-3, 2)), ctx.convert(2)
+    assert val(ctx.minimum(a, b)) == Fraction(-3, 2) and val(ctx.maximum(a, b)) == 2
+    assert val(ctx.minimum(b, a)) == Fraction(-3, 2) and val(ctx.maximum(b, a)) == 2
+    assert val(ctx.pos(a)) == 0 and val(ctx.pos(b)) == 2
+    assert [ctx.sign_decided(ctx.convert(v)) for v in (-2, 0, 3)] == [-1, 0, 1]
+    assert all(type(ctx.sign_decided(ctx.convert(v))) is int for v in (-2, 0, 3))
+    assert val(ctx.fraction(1, 4)) == Fraction(1, 4)
+    assert repr(ctx) == f"<countdp number system {ctx.name}>"
+
+
+def test_conversions_between_the_systems():
+    """Complex balls with a zero imaginary part are real; exact rationals enter mpmath exactly
+    (to the precision); floats and lists become float64 arrays."""
+    from flint import acb
+
+    assert to_arb(acb(2, 0)) == 2
+    with pytest.raises(ValueError, match="nonzero imaginary part"):
+        to_arb(acb(2, 1))
+    with mpmath.workdps(30):
+        assert mp.convert(fmpq(1, 3)) == mpmath.mpf(1) / 3
+        assert mp.convert(np.float64(0.5)) == mpmath.mpf("0.5") and mp.convert(np.int64(7)) == 7
+    assert np.array_equal(fp.convert([1, 2]), np.array([1.0, 2.0])) and fp.convert([1, 2]).dtype == float
+    assert fp.convert(Fraction(1, 4)) == 0.25
+    with pytest.raises(TypeError, match="a bool is not a number"):
+        to_fmpq(True)
+
+
+def test_exact_floors_and_ceilings_of_rationals_and_balls():
+    assert ball.floor("7/2") == 3 and ball.ceil("7/2") == 4 and ball.floor(Fraction(-7, 2)) == -4
+    assert ball.floor(arb("3.25")) == 3 and ball.ceil(arb("3.25")) == 4
+    with pytest.raises(Undecided, match="the floor of"):
+        ball.floor(arb(3, 0.5))
+    with pytest.raises(Undecided, match="the ceiling of"):
+        ball.ceil(arb(3, 0.5))
+    assert exact.floor("7/2") == 3 and exact.ceil(Fraction(7, 2)) == 4
+    for name in ("pi", "e"):
+        with pytest.raises(TypeError, match=f"{name} is not rational"):
+            getattr(exact, name)
+    with pytest.raises(TypeError, match="Phi is not a rational operation"):
+        exact.ncdf(Fraction(1))
