@@ -143,3 +143,16 @@ def test_privacy_loss_of_outputs_for_each_kind_of_pair():
     assert np.allclose(g, 0.5 - np.array([-1.0, 0.5, 2.0]), rtol=1e-14, atol=1e-15)
     with pytest.raises(ValueError, match="privacy_loss needs"):
         epsilon_dp.privacy_loss(P, Gaussian(0, 1), np.array([0]))
+
+
+@pytest.mark.parametrize("a, tail", [(0.05, "1e-20"), (1.0, "1e-3"), (3.0, "0.5"), (0.7, "0.999")])
+def test_the_discrete_laplace_window_is_the_smallest_with_the_tail(a, tail):
+    law = epsilon_dp.DiscreteLaplace(2, a)
+    tail = mpmath.mpf(tail)
+    lo, hi = law.window(tail)
+    t = hi - 2
+    assert lo == 2 - t and t >= 0
+    assert law.tail_mass(t) <= tail and (t == 0 or law.tail_mass(t - 1) > tail)
+    with pytest.raises(ValueError, match="tail must lie in"):
+        law.window(0)
+    assert law.describe() == f"DLap(2, a={mpmath.nstr(mpmath.mpf(a), 6)})"

@@ -116,3 +116,19 @@ def test_bad_histograms():
     for bad in ([1, -2], [1.5, 2], [np.nan, 1], ["a"]):
         with pytest.raises(ValueError, match="counts must hold integers"):
             mech.release(np.array(bad), rng)
+
+
+@pytest.mark.mp_dps(30)
+@pytest.mark.parametrize("drift_factor", [1, 0.5, 0])
+def test_the_unclipped_error_for_any_drift_against_quadrature(drift_factor):
+    """E|U_n - n| = (n + c) E|exp(sigma Z + drift) - 1| with drift = -f sigma^2: the closed form
+    (eq 9 for f = 1, Section 4.1's drift error otherwise) against quadrature over Z, split at
+    the kink Z = -drift/sigma."""
+    mech = ShiftedLogGaussian(0.2, 1.0, drift_factor=drift_factor)
+    n = 7
+    s, a = mech.mp_sigma(), mech.mp_drift()
+    kink = -a / s
+    quad = (n + 1) * mpmath.quad(lambda z: abs(mpmath.expm1(s * z + a)) * mpmath.npdf(z),
+                                 [-mpmath.inf, kink, mpmath.inf])
+    got = mech.expected_abs_error_unclipped(n)
+    assert abs(got - quad) < mpmath.mpf(10) ** -25 * quad
