@@ -225,3 +225,23 @@ def test_bad_other_inputs(mech):
         mech.release(np.array([1, -2]), np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"^b "):
         airy_drift_error(0, 0)
+
+
+@pytest.mark.parametrize("b", ["0.9", "12"])
+def test_the_tilt_balance_is_its_defining_integral_on_either_route(b):
+    """H(b) = E[expm1(bX) sign(X - q)] and H'(b) = E[X e^{bX} sign(X - q)]: the Gauss-Legendre
+    grid (b = 0.9) and, where the grid's window would leave out the tails (b = 12), mpmath's
+    quadrature -- each against the integrals of the density written out."""
+    from countdp.mechanisms.airy import tilt_balance
+
+    with mp.workdps(25):
+        b, q = mp.mpf(b), mp.mpf("0.3")
+        grid = airy.mp_gauss_legendre(mp.prec)
+        assert grid.tail_ok(b) == (b < 1)
+        tb = tilt_balance(b, q)
+        sgn = lambda x: 1 if x > q else -1  # noqa: E731
+        pts = [-mp.inf, 0, q, mp.inf]
+        H = mp.quad(lambda x: mp.expm1(b * x) * sgn(x) * airy.mp_pdf(x), pts)
+        dH = mp.quad(lambda x: x * mp.exp(b * x) * sgn(x) * airy.mp_pdf(x), pts)
+        assert abs(tb.value.value - H) <= tb.value.error + mp.mpf(10) ** -18 * abs(H)
+        assert abs(tb.slope.value - dH) <= tb.slope.error + mp.mpf(10) ** -18 * abs(dH)
