@@ -73,7 +73,10 @@ def test_fitted_exponent_of_a_power_law():
     xs = [10 ** k for k in range(1, 7)]
     assert abs(fitted_exponent(xs, [3 * mpmath.mpf(x) ** -2 for x in xs]) + 2) < 1e-25
     assert abs(fitted_exponent(xs, [mpmath.mpf(x) ** -1 * (1 + mpmath.mpf(1) / x) for x in xs]) + 1) < 0.05
-    for bad in (lambda: fitted_exponent([1], [1]), lambda: fitted_exponent([1, 2], [1, 0]),
-                lambda: fitted_exponent([2, 2], [1, 3])):
+    for bad in (lambda: fitted_exponent([1, 2], [1, 0]), lambda: fitted_exponent([2, 2], [1, 3])):
         with pytest.raises(ValueError):
             bad()
+    # one point, or lengths that differ (zip would drop the extra x silently)
+    for xs, values in (([1], [1]), ([1, 10, 100], [1, 0.1]), ([1, 10], [1, 0.1, 0.01])):
+        with pytest.raises(ValueError, match="xs and values must have the same length >= 2"):
+            fitted_exponent(xs, values)
