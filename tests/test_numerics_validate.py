@@ -115,6 +115,15 @@ def test_counts_types():
     a = validate.counts("n", [[0, 2**62], [3.0, np.int8(4)]])
     assert a.dtype == np.int64 and a.tolist() == [[0, 2**62], [3, 4]]
     assert validate.counts("n", []).shape == (0,)
+    # object arrays: Python integers kept exactly (2^63 - 1 is the largest), mixed entries as floats
+    a = validate.counts("n", np.array([[3, 2**63 - 1]], dtype=object))
+    assert a.dtype == np.int64 and a.tolist() == [[3, 2**63 - 1]]
+    assert validate.counts("n", np.array([1, 2.0], dtype=object)).tolist() == [1, 2]
+    for bad, words in (([1.0, 10**400], "an entry is too large for int64"),
+                       (np.array([-2, 5], dtype=object), "negative count -2"),
+                       (np.array([5, 2**63], dtype=object), "is too large for int64")):
+        with pytest.raises(ValueError, match=words):
+            validate.counts("n", bad)
 
 
 def test_rng():
@@ -176,6 +185,12 @@ def test_reals_and_choice():
         validate.reals("alpha", [2, 0.5], lo=1)
     with pytest.raises(validate.ParameterTypeError, match="^x must be an array of real numbers"):
         validate.reals("x", ["a"])
+    # an object array: each entry checked as a real number, mpmath numbers included
+    assert validate.reals("x", np.array([1, mpmath.mpf("0.5")], dtype=object)).tolist() == [1.0, 0.5]
+    with pytest.raises(validate.ParameterTypeError, match="^x must be a real number"):
+        validate.reals("x", np.array([1, "a"], dtype=object))
+    with pytest.raises(ValueError, match=r"^x must be finite and within the float64 range"):
+        validate.reals("x", np.array([1, mpmath.mpf(10) ** 400], dtype=object))
     with pytest.raises(ValueError, match="^method must be one of 'a', 'b', got 'c'"):
         validate.choice("method", "c", ("a", "b"))
 
