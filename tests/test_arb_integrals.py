@@ -57,3 +57,25 @@ def test_integrate_encloses_the_integral_also_to_a_ball_endpoint():
     assert full.contains(exact(true)) or full.overlaps(exact(true))
     assert ball_end.contains(full) or ball_end.overlaps(full)
     assert float(ball_end.rad()) >= 1e-21
+
+
+def test_each_tail_bound_refuses_outside_its_hypothesis():
+    """Every bound holds only under its condition; an undecided or false one is Undecided, not
+    a number: (G-) needs L < b, (Q+) A2 >= 0 and A2 L > B (mirrored: B > A2 L), (N) T > 0; a
+    ball straddling the condition is undecided too."""
+    for call in (lambda: gauss_tail_lower(2, 1), lambda: gauss_tail_lower(1, 1),
+                 lambda: gauss_tail_upper(arb(1, 0.5), 1),
+                 lambda: quad_exp_tail_upper(-1, 0, 3), lambda: quad_exp_tail_lower(1, -5, -2),
+                 lambda: normal_moment_tail(0, 1), lambda: normal_moment_tail(arb(0, 1), 0)):
+        with pytest.raises(Undecided):
+            call()
+
+
+def test_integrate_refuses_an_integrand_it_cannot_enclose():
+    """A pole on the path (1/z over [-1, 1]) has no finite enclosure; an integrand finite up to
+    an endpoint's midpoint but not on the whole endpoint ball (1/(z - 2) to 1.999 +- 0.01)
+    cannot enclose the missing piece: both Undecided, never a number."""
+    with pytest.raises(Undecided, match="did not return a finite real enclosure"):
+        integrate(lambda z: 1 / z, -1, 1)
+    with pytest.raises(Undecided, match="not finite at a ball endpoint"):
+        integrate(lambda z: 1 / (z - 2), 0, arb("1.999", "0.01"))
