@@ -121,6 +121,17 @@ def test_decimal_truth_table(b, decimal, expected):
 def test_undecided_has_no_truth_value():
     with pytest.raises(TypeError):
         bool(U)
+    assert [str(v) for v in (T, F, U)] == ["proved_true", "proved_false", "undecided"]
+
+
+def test_an_unbounded_ball_has_no_enclosure():
+    """A ball with an infinite radius (or NaN) is not turned into an enclosure a numerical
+    route could be compared with: Undecided."""
+    from countdp.arb.verdicts import Undecided
+
+    for b in (arb(0, float("inf")), INF, arb("nan")):
+        with pytest.raises(Undecided, match="the ball is not finite"):
+            enclosure(b)
 
 
 @pytest.mark.parametrize("dps", [15, 30, 50])
