@@ -229,3 +229,31 @@ def test_an_unbounded_ball_is_undecided_and_zero_is_exact():
         to_divergence_parts(arb(0, float("inf")))
     assert to_divergence_parts(arb(0)) == (0, 0)
     assert _mpf_to_arb(mpmath.mpf(0)) == 0 and _mpf_to_arb(mpmath.mpf(-3)) == -3
+
+
+def test_the_pair_route_refuses_what_it_cannot_decide():
+    """alpha <= 1 (either pass), a margin alpha + (1 - alpha) rho^2 whose sign a ball leaves
+    open: Undecided; a margin past zero: the reason of eq (34), no ball, on both routes."""
+    from countdp.arb.gaussian_renyi import integral_setup
+
+    for guard in (True, False):
+        with pytest.raises(Undecided, match="alpha > 1 required"):
+            pair_renyi(lambda: GaussianPair(arb(1), arb(1), arb("0.5")), guard=guard)
+        out = pair_renyi(lambda: GaussianPair(arb(3), arb(2), arb("0.5")), guard=guard)
+        assert out.divergence is None and "eq 34" in out.reason
+    # rho^2 = 1.5 = alpha/(alpha - 1) at alpha = 3, inside a ball of width 1e-10: undecided
+    straddle = GaussianPair(arb(3), arb("1.5").sqrt() + arb(0, 1e-10), arb("0.5"))
+    with pytest.raises(Undecided, match="sign of alpha"):
+        density_part(straddle)
+    assert integral_setup(GaussianPair(arb(3), arb(2), arb("0.5"))) is None
+    assert density_part(GaussianPair(arb(3), arb(2), arb("0.5")), integral=True) is None
+
+
+def test_the_one_pass_route_matches_the_guarded_one():
+    """guard=False: one pass at the caller's precision; its ball contains the guarded one's."""
+    with ctx.workprec(80):
+        one = pair_renyi(lambda: GaussianPair(arb(2), arb(1), arb("0.5"), arb(-3)), guard=False)
+        full = pair_renyi(lambda: GaussianPair(arb(2), arb(1), arb("0.5"), arb(-3)))
+    assert one.passes == 1 and one.work_prec == 80
+    assert one.divergence.overlaps(full.divergence)
+    assert one.divergence.rad() < abs(one.divergence.mid()) * arb(2) ** -60
