@@ -132,3 +132,26 @@ def test_the_unclipped_error_for_any_drift_against_quadrature(drift_factor):
                                  [-mpmath.inf, kink, mpmath.inf])
     got = mech.expected_abs_error_unclipped(n)
     assert abs(got - quad) < mpmath.mpf(10) ** -25 * quad
+
+
+def test_every_mechanism_s_repr_builds_it_again():
+    """repr names the parameters; evaluated, it gives a mechanism with the same parameters (and
+    hence the same sigma and budget)."""
+    from fractions import Fraction
+
+    from countdp.mechanisms.airy import AiryLogMechanism
+    from countdp.mechanisms.constant_release import DataIndependentRelease
+    from countdp.mechanisms.log_laplace import LogLaplaceMechanism
+    from countdp.mechanisms.unequal_variance import UnequalVarianceGaussian
+
+    names = {"ShiftedLogGaussian": ShiftedLogGaussian, "LogLaplaceMechanism": LogLaplaceMechanism,
+             "AiryLogMechanism": AiryLogMechanism, "UnequalVarianceGaussian": UnequalVarianceGaussian,
+             "DataIndependentRelease": DataIndependentRelease, "Fraction": Fraction}
+    for m in (ShiftedLogGaussian(0.45, 1.0), ShiftedLogGaussian(0.1, 2.0, r=0.5, drift_factor=0.5),
+              LogLaplaceMechanism(0.2, 1.0, r=0.3), AiryLogMechanism(0.2, 1.0), UnequalVarianceGaussian(0.3),
+              DataIndependentRelease(Fraction(1, 3))):
+        again = eval(repr(m), names)  # noqa: S307 - our own repr
+        assert type(again) is type(m) and repr(again) == repr(m)
+        for attr in ("r0", "c", "r", "drift_factor", "value"):
+            assert getattr(again, attr, None) == getattr(m, attr, None)
+    assert "drift_factor" not in repr(ShiftedLogGaussian(0.45, 1.0))

@@ -41,7 +41,7 @@ class DataIndependentRelease:
         self.value = to_fraction("value", value)
 
     def __repr__(self):
-        return f"DataIndependentRelease(value={self.value})"
+        return f"DataIndependentRelease(value={self.value!r})"
 
     def released_law(self, n) -> PointMass:
         """The law of the release at count n: delta_value (the same law for every n)."""

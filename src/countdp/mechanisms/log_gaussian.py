@@ -40,6 +40,10 @@ class ShiftedLogGaussian(LogScaleBudget):
         self._sigma_cache: dict[int, mpmath.mpf] = {}
         self._sigma_balls: dict = {}
 
+    def __repr__(self):
+        drift = "" if self.drift_factor == 1 else f", drift_factor={float(self.drift_factor)!r}"
+        return f"ShiftedLogGaussian(r0={self.r0!r}, c={self.c!r}, r={self.r!r}{drift})"
+
     # ---- calibration and budget ------------------------------------------------------------
     def mp_sigma(self):
         """sigma of eq (3) at the current precision."""
