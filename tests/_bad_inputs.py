@@ -51,6 +51,10 @@ def _mech(name):
     return make
 
 
+def _reference():
+    return __import__("countdp.laws.reference", fromlist=["x"])
+
+
 def _laws():
     from countdp import laws
 
@@ -330,6 +334,13 @@ CASES: list[tuple[str, str, tuple, Callable[[], Any]]] = [
     ("MixedLaw(None, None)", R, ("atoms",), lambda: _laws().MixedLaw(None, None)),
     ("Laplace(0, -1)", R, ("b",), lambda: __import__("countdp.laws.reference", fromlist=["x"]).Laplace(0, -1)),
     ("Laplace(nan, 1)", R, ("mu",), lambda: __import__("countdp.laws.reference", fromlist=["x"]).Laplace(NAN, 1)),
+    *[(f"{name}{args}", R, (param,), (lambda name=name, args=args: getattr(_reference(), name)(*args)))
+      for name, args, param in (
+          ("Uniform", (1, 1), "lo"), ("Uniform", (0, NAN), "hi"), ("Logistic", (0, 0), "s"),
+          ("Logistic", (INF, 1), "mu"), ("Triangular", (0, -1), "w"), ("RaisedCosine", (0,), "w"),
+          ("TruncatedLaplace", (1, 0), "b"), ("TruncatedLaplace", (1, -1), "b"),
+          ("TruncatedLaplace", (0, 1), "L"), ("TruncatedGaussian", (1, 1), "a"),
+          ("TruncatedGaussian", (0, NAN), "b"))],
     # ---- divergences ---------------------------------------------------------------------------
     ("renyi(None, Q, 2)", R, ("P",), lambda: _renyi(None, _gauss_pair()[1], 2)),
     ("renyi(P, None, 2)", R, ("Q",), lambda: _renyi(_gauss_pair()[0], None, 2)),
