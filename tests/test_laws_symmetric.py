@@ -68,3 +68,17 @@ def test_half_line_quad_error_is_floored_at_the_working_precision():
             assert abs(est.value - mp.sqrt(mp.pi / 2)) <= est.error
             assert est.error >= mp.mpf("0.99") * mp.mpf(10) ** -dps * est.value  # (rounded at dps)
             assert est.error < mp.mpf(10) ** (-dps + 2) * est.value
+
+
+def test_half_line_quad_finds_a_bulk_past_a_stretch_where_the_integrand_vanishes():
+    """log|f| = -inf on [0, 0.01], a normal bump at 5 beyond: the breakpoint scan must walk past
+    the zeros to the bulk (stopping at the first scan point after the best would leave every
+    breakpoint in [0, 2^-8]); the integral is P(Z > 0.01 - 5), within its stated error."""
+    from countdp.laws.symmetric import half_line_quad
+
+    with mp.workdps(30):
+        def logw(x):
+            return -mp.inf if x < mp.mpf("0.01") else -(x - 5) ** 2 / 2 - mp.log(2 * mp.pi) / 2
+
+        e = half_line_quad(lambda x: mp.exp(logw(x)), logw)
+        assert abs(e.value - mp.ncdf(5 - mp.mpf("0.01"))) <= e.error < mp.mpf(10) ** -8
