@@ -139,15 +139,13 @@ def _cell_masses_float(ks: np.ndarray, S, a, b) -> np.ndarray:
         Z = float(formulas.truncated_normal_mass(a, b))
     kf = ks.astype(float)
     Sf, af, bf = float(S), float(a), float(b)
-    lo = np.maximum(af, (kf - 0.5) / Sf)
-    hi = np.minimum(bf, (kf + 0.5) / Sf)
-    # interior cells have width exactly 1/S and midpoint k/S (no cancellation in hi - lo)
+    # interior cells have width exactly 1/S and midpoint k/S (no cancellation in their width);
+    # the partial cells at the ends are recomputed below
     interior = ((kf - 0.5) / Sf >= af) & ((kf + 0.5) / Sf <= bf)
-    w = np.where(interior, 1.0 / Sf, np.maximum(hi - lo, 0.0))
-    mid = np.where(interior, kf / Sf, (lo + hi) / 2)
+    w, mid = 1.0 / Sf, kf / Sf
     nodes, weights = np.polynomial.legendre.leggauss(20)
-    u = np.outer(w / 2, nodes)  # offsets from the midpoint
-    integ = np.exp(-mid[:, None] * u - u * u / 2) @ weights * (w / 2)
+    u = (w / 2) * nodes  # offsets from the midpoint
+    integ = np.exp(-mid[:, None] * u[None, :] - u * u / 2) @ weights * (w / 2)
     ps = normal.phi(mid) * integ / Z
     # the (at most two) partial cells at the ends: their widths would cancel in float, so mpmath
     with mpmath.workdps(30):
