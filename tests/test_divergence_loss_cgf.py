@@ -12,9 +12,9 @@ import mpmath
 import numpy as np
 import pytest
 
+from _densities import UnplacedNormal, logistic, normal_part
 from countdp.divergence.loss_cgf import DensityLossCgf, FiniteLossCgf, finite_support_pmfs
-from countdp.laws import (CallableDensity, ContinuousLaw, Density, FinitePmf, Gaussian, IntegerLaw,
-                          MixedLaw, PointMass)
+from countdp.laws import CallableDensity, ContinuousLaw, FinitePmf, Gaussian, IntegerLaw, MixedLaw, PointMass
 from countdp.laws.gaussian import GaussianDensity
 
 P2 = [mpmath.mpf(1) / 2, mpmath.mpf(1) / 2]
@@ -90,13 +90,6 @@ def test_a_q_density_with_a_hole_where_p_has_mass_is_infinite():
     assert G.infinite_reason is None
 
 
-class UnplacedNormal(Density):
-    """N(1, 1) written by its log density alone: no centre and scale for the quadrature."""
-
-    def mp_logpdf(self, x):
-        return -(mpmath.mpf(x) - 1) ** 2 / 2 - mpmath.log(2 * mpmath.pi) / 2
-
-
 @pytest.mark.parametrize("alpha", [1.5, 2.0, 4.0])
 def test_a_q_without_centre_and_scale_is_integrated_where_p_lives(alpha):
     # D_alpha(N(0, 1) || N(1, 1)) = alpha / 2: F = (alpha - 1) alpha / 2
@@ -130,15 +123,9 @@ def test_atoms_beside_a_density_of_mass_zero_are_summed_exactly():
 
 
 def test_an_atom_of_p_beside_a_density_where_q_has_none_is_infinite():
-    P = MixedLaw({3: 0.5}, _half_normal_density())
-    Q = MixedLaw({0: 0.5}, _half_normal_density())
+    P = MixedLaw({3: 0.5}, normal_part(mpmath.mpf(1) / 2))
+    Q = MixedLaw({0: 0.5}, normal_part(mpmath.mpf(1) / 2))
     assert "P has an atom at 3.0 where Q has none" in DensityLossCgf(P, Q).infinite_reason
-
-
-def _half_normal_density():
-    d = GaussianDensity(0, 1)
-    d.mass = lambda: mpmath.mpf(1) / 2
-    return d
 
 
 class Wide(IntegerLaw):
@@ -168,19 +155,13 @@ def test_which_pairs_are_summed_as_finite_pmfs():
     assert ps == [0.5, 0, 0.5] and qs == [0.75, 0.25, 0]
 
 
-def _weighted_normal(w):
-    """w N(0, 1) as a density part of mass w (its log weight at the working precision)."""
-    g = GaussianDensity(0, 1)
-    return CallableDensity(lambda x: mpmath.log(w) + g.mp_logpdf(x), mass=w, breakpoints=())
-
-
 @pytest.mark.parametrize("alpha", [1.5, 3.0])
 def test_values_built_at_one_precision_are_read_at_the_working_one(alpha):
     """Built at 15 digits, read at 30: the atoms' log-ratios are not those of 15 digits (an
     error bar of 1e-30 on values rounded at 1e-16 would be false)."""
     quarter, half = mpmath.mpf(1) / 4, mpmath.mpf(1) / 2
-    P = MixedLaw({5: quarter}, _weighted_normal(1 - quarter))
-    Q = MixedLaw({5: half}, _weighted_normal(half))
+    P = MixedLaw({5: quarter}, normal_part(1 - quarter))
+    Q = MixedLaw({5: half}, normal_part(half))
     F, G = DensityLossCgf(P, Q), FiniteLossCgf(P2, Q2)
     with mpmath.workdps(30):
         a = mpmath.mpf(alpha)
@@ -193,15 +174,6 @@ def test_values_built_at_one_precision_are_read_at_the_working_one(alpha):
         assert abs(G.d_inf().value - mpmath.log(2)) < mpmath.mpf(10) ** -29
 
 
-def _logistic(m):
-    """The logistic density at location m (scale 1), written out: no route knows it."""
-    m = mpmath.mpf(m)
-    fm = float(m)
-    return ContinuousLaw(CallableDensity(lambda x: -(x - m) - 2 * mpmath.log1p(mpmath.exp(-(x - m))),
-                                         center=fm, scale=1.0,
-                                         np_logpdf=lambda x: -(x - fm) - 2 * np.log1p(np.exp(-(x - fm)))))
-
-
 @pytest.mark.parametrize("loc", [10 ** 4, 10 ** 8, 10 ** 12])
 def test_a_pair_far_from_the_origin_has_the_divergence_of_its_translate_within_the_bars(loc):
     """D is invariant under translation: a logistic shift pair at 10^12 scales from 0 against the
@@ -212,8 +184,8 @@ def test_a_pair_far_from_the_origin_has_the_divergence_of_its_translate_within_t
 
     with mpmath.workdps(30):
         half = mpmath.mpf(1) / 2
-        far = (_logistic(loc), _logistic(mpmath.mpf(loc) + half))
-        near = (_logistic(0), _logistic(half))
+        far = (logistic(loc), logistic(mpmath.mpf(loc) + half))
+        near = (logistic(0), logistic(half))
         for alpha in (1.5, 4.0):
             ref = mp_renyi(*near, alpha)
             f = renyi_curve(*far, [alpha])

@@ -7,10 +7,11 @@ import mpmath
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from _densities import UnplacedNormal
 from countdp import formulas
 from countdp.mechanisms import ShiftedLogGaussian
 from countdp.divergence import profile
-from countdp.laws import Density, Gaussian, PointMass
+from countdp.laws import Gaussian, PointMass
 
 
 pytestmark = pytest.mark.mp_dps(30)
@@ -184,18 +185,11 @@ def test_identical_laws_have_a_zero_profile_above_eps_zero():
     assert d.value == 0 and d.crossings == []
 
 
-class _UnplacedNormal(Density):
-    """N(1, 1) by its log-density alone (no centre and scale for the quadrature)."""
-
-    def mp_logpdf(self, x):
-        return Gaussian(1, 1).density.mp_logpdf(x)
-
-
 def test_a_q_without_centre_and_scale_has_the_gaussian_profile():
     from countdp.laws import ContinuousLaw
 
     eps = mpmath.mpf("0.3")
-    d = profile.hockey_stick(Gaussian(0, 1), ContinuousLaw(_UnplacedNormal()), eps)
+    d = profile.hockey_stick(Gaussian(0, 1), ContinuousLaw(UnplacedNormal()), eps)
     assert abs(d.value - profile.gaussian_hockey_stick(1, eps)) <= d.error + mpmath.mpf(10) ** -25
 
 

@@ -7,10 +7,11 @@ import mpmath
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from _densities import UnplacedNormal, normal_part
 from _designs import cs, design, fracs, rs
 from countdp.divergence.renyi import gaussian_renyi, kl, renyi
-from countdp.laws import (CallableDensity, ContinuousLaw, Density, FinitePmf, Gaussian, IntegerLaw,
-                          LogShiftedGaussian, MixedLaw, PointMass)
+from countdp.laws import (ContinuousLaw, FinitePmf, Gaussian, IntegerLaw, LogShiftedGaussian, MixedLaw,
+                          PointMass)
 from countdp.mechanisms import ShiftedLogGaussian
 
 alphas = st.floats(1.01, 50.0)  # orders
@@ -214,24 +215,13 @@ def test_location_rounding_enters_only_between_laws_of_one_coordinate():
         assert near.error > mpmath.mpf("1e-6") * abs(near.value)
 
 
-def _normal_part(weight, hole: bool = False) -> CallableDensity:
-    """``weight`` times the N(0, 1) density (the library's); with ``hole`` zero on [-1, 1], its
-    jumps at +-1 declared as breakpoints."""
-    lw, std = mpmath.log(weight), Gaussian(0, 1).density
-
-    def logp(x):
-        return -mpmath.inf if hole and abs(x) <= 1 else std.mp_logpdf(x) + lw
-
-    return CallableDensity(logp, mass=None if hole else weight, breakpoints=(-1, 1) if hole else ())
-
-
 def test_a_density_vanishing_inside_its_support():
     """P = N(0, 1) conditioned on |x| > 1, Q = N(0, 1): KL(P || Q) = D_2(P || Q) = -log P(|Z| > 1)
     exactly.  P's log-density is -inf on (-1, 1), between quadrature nodes; its jumps at +-1 are
     declared as breakpoints."""
     with mpmath.workdps(30):
         m = 2 * mpmath.ncdf(-1)
-        P = ContinuousLaw(_normal_part(1 / m, hole=True))
+        P = ContinuousLaw(normal_part(1 / m, hole=True))
         for d in (kl(P, Gaussian(0, 1)), renyi(P, Gaussian(0, 1), 2)):
             assert abs(d.value + mpmath.log(m)) <= d.error < mpmath.mpf("1e-25")
 
@@ -242,28 +232,21 @@ def test_atoms_beside_a_density():
     with Q's atom gone, P's atom has no mass under Q and D is infinite, saying why."""
     with mpmath.workdps(30):
         half = mpmath.mpf(1) / 2
-        P = MixedLaw({half: half}, _normal_part(half))
-        Q = MixedLaw({half: mpmath.mpf(1) / 4}, _normal_part(mpmath.mpf(3) / 4))
+        P = MixedLaw({half: half}, normal_part(half))
+        Q = MixedLaw({half: mpmath.mpf(1) / 4}, normal_part(mpmath.mpf(3) / 4))
         for alpha in (2, mpmath.mpf("1.5")):
             exact = mpmath.log(half ** alpha * mpmath.mpf(4) ** (alpha - 1)
                                + half ** alpha * (mpmath.mpf(3) / 4) ** (1 - alpha)) / (alpha - 1)
             d = renyi(P, Q, alpha)
             assert abs(d.value - exact) <= d.error < mpmath.mpf("1e-20")
-        gone = renyi(P, ContinuousLaw(_normal_part(1)), 2)
+        gone = renyi(P, ContinuousLaw(normal_part(1)), 2)
         assert gone.value == mpmath.inf and "P has an atom at 0.5" in gone.reason
-
-
-class _UnplacedNormal(Density):
-    """N(1, 1) by its log-density alone: it gives the quadrature no centre and scale."""
-
-    def mp_logpdf(self, x):
-        return Gaussian(1, 1).density.mp_logpdf(x)
 
 
 def test_a_q_density_without_centre_and_scale_is_integrated_where_p_lives():
     """D_alpha(N(0, 1) || N(1, 1)) = alpha / 2, the second law placing no quadrature itself."""
     with mpmath.workdps(25):
-        Q = ContinuousLaw(_UnplacedNormal())
+        Q = ContinuousLaw(UnplacedNormal())
         for alpha in (mpmath.mpf("1.5"), mpmath.mpf(3)):
             d = renyi(Gaussian(0, 1), Q, alpha)
             assert abs(d.value - alpha / 2) <= d.error < mpmath.mpf("1e-18")
@@ -272,7 +255,7 @@ def test_a_q_density_without_centre_and_scale_is_integrated_where_p_lives():
 
 
 def test_a_hole_in_q_where_p_has_mass_makes_d_infinite():
-    d = renyi(Gaussian(0, 1), ContinuousLaw(_normal_part(1 / (2 * mpmath.ncdf(-1)), hole=True)), 2)
+    d = renyi(Gaussian(0, 1), ContinuousLaw(normal_part(1 / (2 * mpmath.ncdf(-1)), hole=True)), 2)
     assert d.value == mpmath.inf and d.reason == "support mismatch: Q's density vanishes where P's does not"
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
+from _densities import normal_part
 from countdp import formulas
 from countdp.mechanisms import ShiftedLogGaussian
 from countdp.divergence import profile, zcdp
@@ -139,7 +140,7 @@ def test_the_privacy_loss_of_atoms_and_densities_point_by_point():
     from countdp.laws import MixedLaw, PointMass
 
     half = mpmath.mpf(1) / 2
-    mixed = MixedLaw({0: half}, _half_normal())
+    mixed = MixedLaw({0: half}, normal_part(half))
     y = np.array([0.0, 1.0, -2.0])
     # P mixed, Q the normal: +inf on P's atom, the log of (1/2 phi)/phi = -log 2 elsewhere
     assert _same(zcdp.log_likelihood_ratio(mixed, Gaussian(0, 1), y), [np.inf, -math.log(2), -math.log(2)])
@@ -157,14 +158,6 @@ def _same(got, want):
     got, want = np.asarray(got), np.asarray(want)
     inf = np.isinf(want)
     return np.array_equal(got[inf], want[inf]) and np.allclose(got[~inf], want[~inf], rtol=0, atol=5e-16)
-
-
-def _half_normal():
-    from countdp.laws import CallableDensity
-
-    g = Gaussian(0, 1).density
-    return CallableDensity(lambda x: g.mp_logpdf(x) - mpmath.log(2), mass=mpmath.mpf(1) / 2,
-                           np_logpdf=lambda x: g.logpdf(x) - math.log(2))
 
 
 def test_the_privacy_loss_of_integer_laws_is_refused():

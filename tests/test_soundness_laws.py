@@ -37,10 +37,10 @@ from countdp.laws.base import ContinuousLaw, IntegerLaw, Law, MixedLaw
 from countdp.laws.generalised_gaussian import GeneralisedGaussian
 from countdp.laws.reference import (Laplace, Logistic, RaisedCosine, Triangular, TruncatedGaussian,
                                     TruncatedLaplace, Uniform)
-from countdp.mechanisms.airy import AiryLogMechanism, ClippedLogShiftedAiry, LogShiftedAiry
+from countdp.mechanisms.airy import AiryLogMechanism
 from countdp.mechanisms.constant_release import DataIndependentRelease
 from countdp.mechanisms.epsilon_dp import DiscreteLaplace
-from countdp.mechanisms.log_gaussian import RoundedLogGaussian, ShiftedLogGaussian
+from countdp.mechanisms.log_gaussian import ShiftedLogGaussian
 from countdp.mechanisms.log_laplace import LogLaplaceMechanism
 from countdp.mechanisms.unequal_variance import UnequalVarianceGaussian
 
