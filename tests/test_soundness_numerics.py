@@ -13,6 +13,7 @@ import pytest
 
 from countdp.divergence.tight_rho import tight_rho
 from countdp.laws import Gaussian
+from countdp.numerics.double_exponential import MACH, node_rounding, piece_nodes
 from countdp.numerics.estimate import Z_BAR, Estimate
 from countdp.numerics.montecarlo import MCEstimate, mc_mean
 from countdp.numerics.normal import mp_Phi_diff
@@ -113,3 +114,60 @@ def test_phi_diff_on_both_sides(a, b):
             ref = mpmath.ncdf(b) - mpmath.ncdf(a)
         got = mp_Phi_diff(a, b)
         assert got >= 0 and abs(got - ref) <= mpmath.mpf(10) ** -45 * max(ref, mpmath.mpf(10) ** -300)
+
+
+# ---------------------------------------------------------------------------------------------
+# double-exponential nodes
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("a, b, scale, f, exact", [
+    (0.0, 1.0, 1.0, lambda x: x * x, 1 / 3),
+    (-2.0, 3.0, 1.0, lambda x: np.exp(-x * x / 2), math.sqrt(2 * math.pi) * (0.5 * math.erf(3 / math.sqrt(2))
+                                                                          + 0.5 * math.erf(2 / math.sqrt(2)))),
+    (1.0, np.inf, 1.0, lambda x: np.exp(-x), math.exp(-1)),
+    (-np.inf, 0.5, 2.0, lambda x: np.exp(x / 2), 2 * math.exp(0.25)),
+])
+def test_the_nodes_of_a_piece_integrate_it_and_the_two_levels_bound_the_error(a, b, scale, f, exact):
+    x, w, coarse = piece_nodes(a, b, scale)
+    assert np.all((x >= a) & (x <= b)) and np.all(w > 0)   # the outermost nodes round onto the ends
+    fine = float(np.sum(f(x) * w))
+    rough = 2.0 * float(np.sum((f(x) * w)[coarse]))
+    assert abs(fine - exact) <= abs(fine - rough) + 64 * MACH * abs(exact)
+    assert abs(fine - exact) < 1e-12 * abs(exact)
+    assert np.count_nonzero(coarse) == (len(x) + 1) // 2
+
+
+def test_an_end_singularity_shows_in_the_outermost_terms():
+    """For 1/sqrt(x) on (0, 1) the sum stops short (8e-9 off) and the h / 2h difference does not
+    cover it (2e-9): only the outermost terms show it (above 1e-12 of the sum, where a smooth
+    integrand's are far below).  The density evaluator reads them on its infinite pieces only:
+    a density must stay bounded at a finite end of its support (see ``Density``)."""
+    x, w, _ = piece_nodes(0.0, 1.0, 1.0)
+    terms = w / np.sqrt(x)
+    outer = max(terms[0], terms[-1])
+    assert abs(float(np.sum(terms)) - 2) > 1e-9 and outer > 1e-12 * float(np.sum(terms))
+    x, w, _ = piece_nodes(0.0, 1.0, 1.0)
+    smooth = w * x * x
+    assert max(smooth[0], smooth[-1]) < 1e-12 / 3
+
+
+def test_a_piece_needs_a_finite_end():
+    with pytest.raises(ValueError, match="a piece needs at least one finite end"):
+        piece_nodes(-np.inf, np.inf, 1.0)
+
+
+def test_node_rounding_bounds_the_move_of_a_sum_far_from_the_origin():
+    """The nodes of a piece 1e8 wide from the origin moved by the largest rounding each may
+    carry (MACH |x| / 2, the sign against the slope): the sum moves by less than the bound; near
+    0 the bound is at the level of one rounding of the sum."""
+    f = lambda x: np.exp(-(x - 1e8) ** 2 / 2)  # noqa: E731
+    x, w, _ = piece_nodes(1e8 - 40, 1e8 + 40, 1.0)
+    worst = x - np.sign(-(x - 1e8)) * MACH * np.abs(x) / 2
+    moved = abs(float(np.sum((f(worst) - f(x)) * w)))
+    bound = node_rounding(x, f(x))
+    assert moved <= bound and bound < 1e-6
+    near_x, _, _ = piece_nodes(-40, 40, 1.0)
+    assert node_rounding(near_x, np.exp(-near_x ** 2 / 2)) < 1e-14
+    assert node_rounding(np.array([1.0]), np.array([2.0])) == 0.0
+    assert node_rounding(np.array([3.0, 1.0, 2.0]), np.array([1.0, 0.0, np.inf])) == 0.5 * MACH * 3.0

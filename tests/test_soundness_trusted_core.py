@@ -28,6 +28,7 @@ GUARDS = {
     "countdp.arb.small_noise": "test_soundness_tails.py",
     "countdp.numerics.tolerance": "test_soundness_numerics.py",
     "countdp.numerics.estimate": "test_soundness_numerics.py",
+    "countdp.numerics.double_exponential": "test_soundness_numerics.py",
     "countdp.numerics.montecarlo": "test_soundness_numerics.py",
     "countdp.harness.results": "test_soundness_harness.py",
     "countdp.harness.claims": "test_soundness_harness.py",

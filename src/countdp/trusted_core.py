@@ -43,6 +43,9 @@ TRUSTED_CORE: dict[str, str] = {
     "countdp.numerics.estimate":
         "an Estimate's interval is [value - error, value + error]; Monte Carlo intervals are "
         "Z_BAR = 5 standard errors wide on each side",
+    "countdp.numerics.double_exponential":
+        "the tanh-sinh / exp-sinh nodes of a piece integrate it, every second node the coarse "
+        "rule of the h / 2h error, and node_rounding bounds what rounding the nodes moves a sum",
     "countdp.numerics.montecarlo":
         "mc_mean's value is the sample mean and its error Z_BAR times the standard error, an "
         "interval that covers the true mean",

@@ -38,11 +38,11 @@ import numpy as np
 from scipy import optimize
 
 from ..laws import Law
+from ..numerics.double_exponential import MACH, node_rounding, piece_nodes
 from ..numerics.estimate import Estimate
 from . import renyi
 
 INF = mpmath.mpf("inf")
-MACH = float(np.finfo(float).eps)
 
 @dataclass(frozen=True)
 class DInfinity:
@@ -223,66 +223,6 @@ class FiniteLossCgf(LossCgf):
         return DInfinity(self._mp()[3], how)
 
 
-# --- double-exponential quadrature nodes (float64) -------------------------------------------
-
-
-def _ts_nodes(h: float, tmax: float = 3.2):
-    """tanh-sinh on (-1, 1): offsets from the nearer end (no cancellation), side, weights."""
-    k = np.arange(-int(round(tmax / h)), int(round(tmax / h)) + 1)
-    t = k * h
-    u = 0.5 * np.pi * np.sinh(t)
-    off = 2.0 / (1.0 + np.exp(2.0 * np.abs(u)))       # distance to the nearer end of (-1, 1)
-    w = 0.5 * np.pi * np.cosh(t) / np.cosh(u) ** 2 * h
-    return k, off, np.sign(t), w
-
-
-def _es_nodes(h: float, tmax: float = 4.5):
-    """exp-sinh on (0, inf): x = exp(pi/2 sinh t)."""
-    k = np.arange(-int(round(tmax / h)), int(round(tmax / h)) + 1)
-    t = k * h
-    x = np.exp(0.5 * np.pi * np.sinh(t))
-    w = 0.5 * np.pi * np.cosh(t) * x * h
-    return k, x, w
-
-
-_H = 1.0 / 32
-_TS = _ts_nodes(_H)
-_ES = _es_nodes(_H)
-
-
-def _piece_nodes(a: float, b: float, scale: float):
-    """Nodes and weights on (a, b) (either end may be infinite); ``coarse`` marks the h-level
-    subset (every second node) used for the error estimate."""
-    if np.isfinite(a) and np.isfinite(b):
-        k, off, side, w = _TS
-        half = 0.5 * (b - a)
-        x = np.where(side < 0, a + half * off, b - half * off)
-        x = np.where(side == 0, a + half, x)
-        return x, w * half, (k % 2 == 0)
-    k, y, w = _ES
-    if np.isfinite(a):
-        return a + scale * y, w * scale, (k % 2 == 0)
-    if np.isfinite(b):
-        return b - scale * y, w * scale, (k % 2 == 0)
-    raise ValueError("a piece needs at least one finite end")
-
-
-def _node_rounding(x: np.ndarray, f: np.ndarray) -> float:
-    """A bound on what rounding the nodes to float64 does to a quadrature sum: a node is off by
-    up to MACH |x| / 2 while its weight is that of the exact node, so the sum moves by at most
-    (MACH / 2) int |f'(x)| |x| dx, taken as (MACH / 2) sum |f_{i+1} - f_i| max(|x_i|, |x_{i+1}|)
-    over the sorted nodes.  Negligible near 0; at a location 1e8 scales out it is the largest
-    term (a logistic pair there was 1.4 bars off without it)."""
-    order = np.argsort(x, kind="stable")
-    xs, fs = x[order], f[order]
-    ok = np.isfinite(fs)
-    xs, fs = xs[ok], fs[ok]
-    if len(xs) < 2:
-        return 0.0
-    # (MACH |x| / 2) first: |f| near 1e303 at large orders would overflow |df| |x| on its own
-    return float(np.sum(0.5 * MACH * np.maximum(np.abs(xs[:-1]), np.abs(xs[1:])) * np.abs(np.diff(fs))))
-
-
 class DensityLossCgf(LossCgf):
     """P, Q with densities in the identity coordinate, optionally with atoms (mixed laws)."""
 
@@ -418,7 +358,7 @@ class DensityLossCgf(LossCgf):
         xs, ws, cs, tails = [], [], [], []
         for a, b in zip(ends[:-1], ends[1:]):
             finite = np.isfinite(a) and np.isfinite(b)
-            x, w, coarse = _piece_nodes(a, b, 1.0 if finite else max(width, self.scale))
+            x, w, coarse = piece_nodes(a, b, 1.0 if finite else max(width, self.scale))
             xs.append(x)
             ws.append(w)
             cs.append(coarse)
@@ -450,7 +390,7 @@ class DensityLossCgf(LossCgf):
         # the propagated rounding of the log-ratio, and the rounding of the nodes themselves
         with np.errstate(all="ignore"):
             prop = float(np.nansum(np.abs(dfdL * dL * w)))
-        err = abs(total - coarse_total) + 64 * MACH * float(np.sum(np.abs(fw))) + prop + _node_rounding(x, f)
+        err = abs(total - coarse_total) + 64 * MACH * float(np.sum(np.abs(fw))) + prop + node_rounding(x, f)
         return total, err, edge
 
     # float64 route ---------------------------------------------------------------------------

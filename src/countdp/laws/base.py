@@ -49,7 +49,9 @@ class Density:
     hi: float = np.inf
     #: x-values where the density has a kink or a jump: quadrature splits there.  Every one must
     #: be declared -- across an undeclared jump mpmath's error estimate does not hold (a density
-    #: vanishing on (-1, 1), undeclared, gives a KL 5e-2 off with a bar of 8e-5)
+    #: vanishing on (-1, 1), undeclared, gives a KL 5e-2 off with a bar of 8e-5).  The density
+    #: must also stay bounded at a finite end of its support: at an integrable singularity
+    #: (x^-1/2 at 0) neither quadrature's estimate holds (D_1.5 six bars off, measured)
     breakpoints: tuple = ()
 
     # -- values --
