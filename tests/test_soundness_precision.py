@@ -30,6 +30,7 @@ PROBES = {
     "Airy sf(30)": lambda: airy.mp_sf(30),
     "Airy score(0.01)": lambda: airy.mp_score(SMALL),
     "log-Laplace v(10^6)": lambda: LogLaplaceMechanism(0.2, 1.0).mp_v(10 ** 6),
+    "log-Laplace v(10^12)": lambda: LogLaplaceMechanism(0.2, 1.0).mp_v(10 ** 12),
     "generalised Gaussian log density, p = 3": lambda: GeneralisedGaussianDensity(3).mp_logpdf(HALF),
 }
 
