@@ -133,3 +133,15 @@ def test_the_convex_sandwich_holds_when_the_upper_end_dominates():
             logI = truncation.truncated_renyi_integral(P, Q, alpha, T)
             s = truncation.truncated_bounds_convex(P, Q, alpha, T)
             assert s.lower - logI.error - s.rounding <= logI.value <= s.upper + logI.error + s.rounding
+
+
+@pytest.mark.parametrize("T", [1, 2, 4])
+def test_a_short_window_keeps_the_divergence_between_its_ends(T):
+    """At a cut-off of 1 to 4 the tail remainder R(T) is a large part of the integral: the
+    interval [log I(T), log(I(T) + R(T))] / (alpha - 1) must still hold the closed form."""
+    P, Q = Gaussian(0, 1), Gaussian(1, mpmath.mpf("1.2"))
+    alpha = 2
+    est = truncation.renyi_from_truncation(P, Q, alpha, T)
+    exact = gaussian_renyi(alpha, 0, 1, 1, mpmath.mpf("1.2")).value
+    assert est.value - est.error <= exact <= est.value + est.error
+    assert est.error > 0
