@@ -127,3 +127,10 @@ def test_missing_package_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "dp_accounting", None)
     with pytest.raises(ImportError, match=r"countdp\[accounting\]"):
         accounting.dp_accounting()
+
+
+def test_an_edge_too_far_apart_for_a_float_grid_is_refused_with_its_mu():
+    """gap / sigma above 1e6 (n = 1, c = 1, sigma = 1e-7: mu = log 2 / 1e-7 = 6.93e6): the loss
+    does not fit a float64 grid, and the message gives that mu."""
+    with pytest.raises(ValueError, match=r"the edge at n = 1 has mu = gap/sigma = 6\.93e\+6 above 1e6"):
+        accounting.released_pld(mpmath.mpf("1e-7"), 1, 1)
