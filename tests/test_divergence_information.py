@@ -265,3 +265,18 @@ def test_total_variation_with_kinks_given():
     want = formulas.laplace_shift_total_variation(0.4, 0.5)
     tv = total_variation(Laplace(0, 0.5), Laplace(0.4, 0.5), breaks=(0, 0.4))
     assert abs(tv.value - want) <= tv.error + mpmath.mpf(10) ** -25 and tv.error < mpmath.mpf(10) ** -20
+
+
+@pytest.mark.parametrize("pair", ["gaussian", "laplace"])
+def test_the_total_variation_bar_covers_its_distance_to_the_closed_form(pair):
+    """At 30 digits, against the closed form at 60 (of the laws' stored parameters): within the
+    stated error, which carries the rounding of the summed nodes (mpmath's own estimate can be
+    0 for a converged sum)."""
+    with mpmath.workdps(30):
+        d = mpmath.mpf("0.7") if pair == "gaussian" else mpmath.mpf("0.4")
+        P, Q = (Gaussian(0, 1), Gaussian(d, 1)) if pair == "gaussian" else (Laplace(0, 0.5), Laplace(d, 0.5))
+        tv = total_variation(P, Q)
+    with mpmath.workdps(60):
+        exact = (2 * mpmath.ncdf(d / 2) - 1 if pair == "gaussian"
+                 else 1 - mpmath.exp(-d / (2 * mpmath.mpf("0.5"))))
+        assert abs(tv.value - exact) <= tv.error

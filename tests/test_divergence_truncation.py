@@ -89,6 +89,8 @@ def test_truncated_integrals_at_and_above_the_threshold_grow_inside_the_sandwich
     (lambda: truncation.truncated_renyi_integral(Gaussian(0, 1), Gaussian(0, 2), 2, -1), "T"),
     (lambda: truncation.locate_order_threshold(Gaussian(0, 2), Gaussian(0, 1), lo=3), "lo"),
     (lambda: truncation.locate_order_threshold(Gaussian(0, 2), Gaussian(0, 1), hi=1.1), "hi"),
+    (lambda: truncation.locate_order_threshold(Gaussian(0, 2), Gaussian(0, 1), rtol=-0.1), "rtol"),
+    (lambda: truncation.locate_order_threshold(Gaussian(0, 2), Gaussian(0, 1), rtol=0), "rtol"),
 ])
 def test_bad_input_raises_value_error_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
