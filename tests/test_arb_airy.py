@@ -20,3 +20,19 @@ def test_the_certified_zero_and_constant_contain_mpmath():
         assert z.contains(exact(a1)) and k.contains(exact(const))
     assert float(z.rad()) < 1e-30 and float(k.rad()) < 1e-30
     assert not z.contains(exact(mpmath.airyaizero(2, derivative=1)))  # the second zero is elsewhere
+
+
+def test_an_undecided_step_of_the_zero_certificate_raises(monkeypatch):
+    """If Ai' < 0 on [a1' + d, 0] is not proved, the certificate raises Undecided: it never
+    returns a ball it did not prove."""
+    import pytest
+
+    from countdp.arb import airy as airy_cert
+    from countdp.arb.verdicts import Undecided, Verdict
+
+    class NotProved:
+        verdict = Verdict.UNDECIDED
+
+    monkeypatch.setattr(airy_cert, "bisect", lambda *a, **k: NotProved())
+    with pytest.raises(Undecided, match="Ai' < 0 on"):
+        certified_prime_zero()

@@ -173,3 +173,14 @@ def test_the_discrete_laplace_lemma_decides_the_quadratic_itself(monkeypatch):
     monkeypatch.setattr(renyi_chord, "_bilinear", fake)
     res = renyi_chord.discrete_laplace_lemma(3)
     assert calls and res.verdict is not Verdict.PROVED_TRUE
+
+
+def test_the_discrete_laplace_lemma_refuses_what_it_cannot_decide():
+    """Delta < 1 is no shift (ValueError); a search for (TAIL)'s start capped below the N where it
+    holds is Undecided, never a PROOF."""
+    from countdp.arb.verdicts import Undecided
+
+    with pytest.raises(ValueError, match="Delta must be >= 1"):
+        discrete_laplace_lemma(0)
+    with pytest.raises(Undecided, match=r"\(TAIL\) does not hold below N = 2"):
+        discrete_laplace_lemma(5, n_max=2)
