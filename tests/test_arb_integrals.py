@@ -79,3 +79,19 @@ def test_integrate_refuses_an_integrand_it_cannot_enclose():
         integrate(lambda z: 1 / z, -1, 1)
     with pytest.raises(Undecided, match="not finite at a ball endpoint"):
         integrate(lambda z: 1 / (z - 2), 0, arb("1.999", "0.01"))
+
+
+def test_a_ball_endpoint_at_either_end_widens_the_enclosure_by_its_piece():
+    """int_a^b f over balls a, b is enclosed for every a' in a and b' in b: the pieces between a
+    ball and its midpoint enter at both ends (a piece dropped at the lower end missed the
+    integrals to a' != mid(a)).  f = e^z, whose integral e^b' - e^a' is exact."""
+    with ctx.workprec(80):
+        a, b = arb("-0.5", "0.25"), arb("1.5", "0.125")
+        box = integrate(lambda z: z.exp(), a, b)
+        for lo in ("-0.75", "-0.5", "-0.25"):
+            for hi in ("1.375", "1.5", "1.625"):
+                true = mpmath.exp(mpq(hi)) - mpmath.exp(mpq(lo))
+                assert box.contains(exact(true)), (lo, hi)
+        lower_only = integrate(lambda z: z.exp(), a, arb("1.5"))
+        for lo in ("-0.75", "-0.25"):
+            assert lower_only.contains(exact(mpmath.exp(mpq("1.5")) - mpmath.exp(mpq(lo)))), lo
