@@ -181,6 +181,23 @@ def test_atoms_plus_density_have_mass_one(name):
         assert abs(atoms + dens - 1) < 1e-20, atoms + dens
 
 
+@pytest.mark.parametrize("name", [n for n in LAWS if _is_integer(LAWS[n])])
+@pytest.mark.parametrize("tail", ["1e-3", "1e-12", "1e-25"])
+def test_an_integer_window_lies_in_the_support_and_leaves_at_most_its_tail(name, tail):
+    """window(tail) = (lo, hi): integers of the support (never below support_lo or above
+    support_hi), with P(K < lo) + P(K > hi) <= tail (by the pmf summed at 30 digits)."""
+    law = LAWS[name]
+    with mpmath.workdps(30):
+        lo, hi = law.window(mpmath.mpf(tail))
+        assert lo <= hi
+        if law.support_lo is not None:
+            assert lo >= law.support_lo, (lo, law.support_lo)
+        if law.support_hi is not None:
+            assert hi <= law.support_hi, (hi, law.support_hi)
+        inside = mpmath.fsum(law.mp_pmf(k) for k in range(lo, hi + 1))
+        assert 1 - inside <= mpmath.mpf(tail) * (1 + mpmath.mpf(10) ** -20), (lo, hi, 1 - inside)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_pdf_is_exp_logpdf_in_float_and_mpmath(name):
     law = LAWS[name]
