@@ -197,3 +197,14 @@ def test_eps_of_delta_by_the_closed_profile():
     delta = mpmath.mpf("1e-5")
     e = profile.eps_of_delta(Gaussian(0, 1), Gaussian(mpmath.mpf("0.5"), 1), delta)
     assert abs(e.value - profile.gaussian_eps_of_delta(mpmath.mpf("0.5"), delta)) <= e.error + mpmath.mpf(10) ** -25
+
+
+def test_the_gaussian_closed_form_refuses_arguments_beyond_the_normal_cdfs_range():
+    """delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu) is evaluated while
+    mu/2 + eps/mu <= 1e100 and refused beyond, naming both (by either term); at the edge the
+    value is the total variation 2 Phi(mu/2) - 1 = 1 (eps = 0) or 0 (a tiny mu)."""
+    assert profile.gaussian_hockey_stick(mpmath.mpf("1.9e100"), 0) == 1
+    assert profile.gaussian_hockey_stick(mpmath.mpf("1e-3"), mpmath.mpf("0.9e97")) == 0
+    for mu, eps in (("2.2e100", 0), ("3e100", "1"), ("1e-3", "1.1e97")):
+        with pytest.raises(ValueError, match=r"mu and eps must keep mu/2 \+ eps/mu <= 1e100"):
+            profile.gaussian_hockey_stick(mpmath.mpf(mu), mpmath.mpf(eps))
