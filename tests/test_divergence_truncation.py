@@ -147,3 +147,18 @@ def test_a_short_window_keeps_the_divergence_between_its_ends(T):
     exact = gaussian_renyi(alpha, 0, 1, 1, mpmath.mpf("1.2")).value
     assert est.value - est.error <= exact <= est.value + est.error
     assert est.error > 0
+
+
+@pytest.mark.parametrize("x0,h", [(0, None), ("0.7", "0.25"), ("-3", 2)])
+def test_both_coefficients_of_the_quadratic_are_the_gaussians_exact_ones(x0, h):
+    """For N(m1, s1^2), N(m2, s2^2): alpha log p + (1 - alpha) log q = -k x^2 + b x + const with
+    k = alpha/(2 s1^2) + (1-alpha)/(2 s2^2) and b = alpha m1/s1^2 + (1-alpha) m2/s2^2, whatever
+    the point and step of the differences (a quadratic's are exact up to the stated noise)."""
+    m1, s1, m2, s2 = mpmath.mpf("0.4"), mpmath.mpf("0.8"), mpmath.mpf("-1.1"), mpmath.mpf("1.5")
+    for alpha in (mpmath.mpf("1.5"), mpmath.mpf(3)):
+        c = truncation.quadratic_coefficient(Gaussian(m1, s1), Gaussian(m2, s2), alpha,
+                                             x0=mpmath.mpf(x0), h=None if h is None else mpmath.mpf(h))
+        k = alpha / (2 * s1 ** 2) + (1 - alpha) / (2 * s2 ** 2)
+        b = alpha * m1 / s1 ** 2 + (1 - alpha) * m2 / s2 ** 2
+        assert abs(c.k - k) <= c.noise and c.noise < mpmath.mpf(10) ** (10 - mpmath.mp.dps)
+        assert abs(c.b - b) <= 2 * c.noise * (1 + abs(mpmath.mpf(x0)))
