@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 
 from countdp import formulas
 from countdp.arb import lattice_shift as lattice_balls
 from countdp.divergence.lattice_dual import dual_certificate
-from countdp.divergence.lattice_shift import KINDS, lattice_minimum, tail_sums
+from countdp.divergence.lattice_shift import KINDS, continuum_guess, lattice_minimum, tail_sums
 
 C0 = float(formulas.airy_limit_constant.fp())
 
@@ -160,3 +161,19 @@ def test_refusals_of_the_lattice_routines():
     rising = type(law)(law.theta, law.k0, -law.V)   # increasing at both ends: not a decaying law
     with pytest.raises(ValueError, match="tail_sums needs a law decaying at both ends"):
         tail_sums("symmetric", rising)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_continuum_guess_is_minus_log_of_the_squared_airy_ground_state(kind):
+    """V_k = -2 log Ai(|k + theta|/l + a1') with l = lam^(-1/3) (Dirichlet) or (2/lam)^(1/3),
+    against mpmath's Ai at 30 digits on both sides of the zero a1' (the scaled branch beyond it)."""
+    theta, lam, K = 0.25, 0.05, 60
+    law = continuum_guess(kind, theta, lam, K)
+    ell = lam ** (-1 / 3) if kind == "dirichlet" else (2 / lam) ** (1 / 3)
+    with mpmath.workdps(30):
+        a1p = mpmath.airyaizero(1, derivative=1)
+        for k in (-K, -17, -1, 0, 3, 40, K):
+            z = abs(mpmath.mpf(k) + theta) / mpmath.mpf(ell) + a1p
+            ref = float(-2 * mpmath.log(mpmath.airyai(z)))
+            assert law.V[k + K] == pytest.approx(ref, rel=1e-12, abs=1e-12), k
+    assert law.k0 == -K and len(law.V) == 2 * K + 1 and law.theta == theta
