@@ -36,3 +36,20 @@ def test_the_header_of_several_releases_shows_the_single_and_the_composed_v0():
     assert mpmath.mpf(ten[3].split()[4]) == mpmath.mpf(output.significant(10 * guarantee(
         r0=0.05, c=1, n=10, delta=1e-6).v0, 6)) and abs(mpmath.mpf(ten[3].split()[4]) / v0 - 10) < 1e-4
     assert "10 releases composed" in ten[3] and not any("rho = " in ln for ln in one[:4])
+
+
+def test_each_line_of_a_count_block_shows_its_own_number():
+    """The block of one count prints E|Y - n|, that error relative to max(n, 1), the bound of
+    Theorem 3.1(i) and the utility target, each the row's value to the digits asked (n = 0 is
+    relative to 1)."""
+    for n in (0, 40):
+        b = guarantee(r0=0.05, c=1, n=n, delta=1e-6, r=0.1)
+        row, block = b.rows[0], output.budget_text(b, 6)
+        err_line = next(ln for ln in block.splitlines() if ln.startswith("  E|Y - n|"))
+        assert mpmath.mpf(err_line.split()[3]) == mpmath.mpf(output.significant(row.expected_error, 6))
+        rel = mpmath.mpf(err_line.rsplit("= ", 1)[1].rstrip(")"))
+        assert abs(rel / (row.expected_error / max(row.n, 1)) - 1) < 1e-2
+        bound_line = next(ln for ln in block.splitlines() if ln.startswith("  r0 (n+c)/(1+c)"))
+        assert mpmath.mpf(bound_line.split()[2]) == mpmath.mpf(output.significant(row.error_bound, 6))
+        target_line = next(ln for ln in block.splitlines() if ln.startswith("  r max(n, 1)"))
+        assert mpmath.mpf(target_line.split()[3]) == mpmath.mpf(output.significant(row.target, 6))
