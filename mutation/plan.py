@@ -1,7 +1,9 @@
 """Which claims and which unit tests exercise a library module: the fast test command of a mutant.
 
 The map is read from the import statements alone (no code is run): a module's *users* are the
-modules, check scripts and test files that import it, directly or through modules that do.
+modules, check scripts and test files that import it, directly or through modules that do; a
+script's or a test's imports include those of the local helpers it imports (``_name.py`` beside
+it) and the literal ``__import__("countdp....")`` calls.
 ``from countdp import formulas`` followed by ``formulas.sigma`` counts as an import of the
 submodule that defines ``sigma`` (a package's ``__init__`` re-exports its submodules' names), so
 one formula's mutant does not run every script that touches the package.
@@ -114,7 +116,33 @@ def imports_of(lib: Library, tree: ast.AST, importer: str = "", is_package: bool
             for alias in node.names:
                 if alias.name.split(".")[0] == LIBRARY and alias.name in lib.paths:
                     found |= lib.resolve(alias.name, [])
+        elif isinstance(node, ast.Call) and (name := _imported_by_call(node)) in lib.paths:
+            found |= lib.resolve(name, [])
     return found
+
+
+def _imported_by_call(node: ast.Call) -> str | None:
+    """``"countdp.x.y"`` of ``__import__("countdp.x.y", ...)`` or ``importlib.import_module(...)``
+    with a literal name, else None."""
+    func = node.func
+    called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    if called not in ("__import__", "import_module") or not node.args:
+        return None
+    arg = node.args[0]
+    return arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
+
+
+def local_helpers(path: Path, tree: ast.AST) -> set[Path]:
+    """The helper modules ``_name.py`` beside ``path`` that it imports (``from _name import ...``,
+    ``import _name``)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+    return {path.parent / f"{n}.py" for n in names
+            if n.startswith("_") and "." not in n and (path.parent / f"{n}.py").is_file()}
 
 
 def module_graph(lib: Library) -> dict[str, set[str]]:
@@ -137,8 +165,23 @@ def users(graph: dict[str, set[str]], module: str, depth: int | None) -> set[str
 
 
 def file_imports(lib: Library, files: list[Path]) -> dict[Path, set[str]]:
-    """The library modules each file (a check script, a test) imports."""
-    return {f: imports_of(lib, ast.parse(f.read_text(), str(f))) for f in files}
+    """The library modules each file (a check script, a test) imports, itself or through the
+    local helpers it imports (followed to their own helpers): a claim that reads a module only
+    through ``paper_checks/_grid.py``, or a test through ``tests/_bad_inputs.py``, exercises it."""
+    found = {}
+    for f in files:
+        mods: set[str] = set()
+        seen, todo = set(), [f]
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            tree = ast.parse(path.read_text(), str(path))
+            mods |= imports_of(lib, tree)
+            todo.extend(local_helpers(path, tree))
+        found[f] = mods
+    return found
 
 
 def plan_for(module: str, graph: dict, scripts: dict[Path, set[str]], tests: dict[Path, set[str]],

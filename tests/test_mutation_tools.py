@@ -104,3 +104,20 @@ def test_a_checked_in_run_is_rescored_with_the_triage_as_it_is_now(tmp_path):
     md = (tmp_path / "r.md").read_text()
     assert md.startswith("# Mutation testing\n\nOur own words.\n\nSeed 5, 2 mutants") and "old tables" not in md
     assert "| real | new |" in md
+
+
+def test_a_file_imports_what_its_local_helpers_and_literal_imports_import(lib, tmp_path):
+    """A check or a test that reaches a module only through a helper beside it (followed to the
+    helper's own helpers) or by ``__import__("countdp....")`` runs on that module's mutants; a
+    helper elsewhere, or a name that is no module, adds nothing."""
+    (tmp_path / "_outer.py").write_text("from _inner import x\n")
+    (tmp_path / "_inner.py").write_text("def x():\n    from countdp.divergence import renyi\n"
+                                        "    return renyi.renyi\n")
+    script = tmp_path / "s.py"
+    script.write_text("from _outer import x\nimport _missing\n"
+                      "m = __import__('countdp.laws.reference', fromlist=['x'])\n"
+                      "n = __import__('countdp.no_such_module')\n")
+    found = planning.file_imports(lib, [script])[script]
+    assert found == {"countdp.divergence.renyi", "countdp.laws.reference"}
+    tests = planning.file_imports(lib, [ROOT / "tests" / "test_numerics_validate.py"])
+    assert "countdp.divergence.tight_rho" in tests[ROOT / "tests" / "test_numerics_validate.py"]
