@@ -37,6 +37,18 @@ def test_small_noise_remainder_tends_to_its_limit():
     assert abs(mc.mean - float(est.value / s ** 2)) <= mc.halfwidth
 
 
+@pytest.mark.parametrize("sigma", ["1e-8", "1e-6", "1e-3", "0.1", "2"])
+def test_the_error_bar_at_15_digits_covers_the_60_digit_value(sigma):
+    """g ~ sigma^2 is a difference of terms ~ sigma: without its guard digits the value at 15
+    digits was 5 of its error bars from the 60-digit one at sigma = 1e-6."""
+    with mpmath.workdps(60):
+        ref = small_noise_remainder(mpmath.mpf(sigma)).value
+    with mpmath.workdps(15):
+        est = small_noise_remainder(mpmath.mpf(sigma))
+    assert abs(est.value - ref) <= est.error, (est.value, ref, est.error)
+    assert est.error <= mpmath.mpf(10) ** -11 * ref
+
+
 def test_bad_input():
     for bad in (lambda: small_noise_remainder(0), lambda: small_noise_remainder_draws(-1)):
         with pytest.raises(ValueError):
