@@ -184,3 +184,19 @@ def test_the_discrete_laplace_lemma_refuses_what_it_cannot_decide():
         discrete_laplace_lemma(0)
     with pytest.raises(Undecided, match=r"\(TAIL\) does not hold below N = 2"):
         discrete_laplace_lemma(5, n_max=2)
+
+
+def test_every_k_rr_outcome_carries_the_kl_end_even_undecided():
+    """kl, the alpha -> 1 end, is KL(P||Q) = eps (e^eps - 1)/(e^eps + k - 1) whichever way the
+    bracket ends: at one (0.01, k = 6), at a finite order (1, k = 10), and UNDECIDED for an eps
+    ball straddling k = 7's threshold (where the sign of P_b(eps/2) is not decided)."""
+    with ctx.workprec(128):
+        lo, hi = krr_threshold_bracket(7)
+        straddle = arb((lo + hi) / 2) + arb(0, (hi - lo).mid() * 2)
+        for eps, k, verdict in ((arb("0.01"), 6, Verdict.PROVED_TRUE), (arb(1), 10, Verdict.PROVED_TRUE),
+                                (straddle, 7, Verdict.UNDECIDED)):
+            br = krr_sup_bracket(eps, k)
+            assert br.verdict is verdict
+            kl = eps * (eps.exp() - 1) / (eps.exp() + k - 1)
+            assert br.kl.overlaps(kl) and br.kl.rad() < 1e-6 * kl.mid(), (eps, k, br.kl, kl)
+        assert not br.at_one and br.alpha == () and br.sup == ()
