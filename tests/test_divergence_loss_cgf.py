@@ -193,3 +193,15 @@ def test_a_pair_far_from_the_origin_has_the_divergence_of_its_translate_within_t
             m = mp_renyi(*far, alpha)
             assert abs(m.value - ref.value) <= m.error + ref.error
             assert m.error < mpmath.mpf(10) ** -25
+
+
+@pytest.mark.parametrize("shift", [1, -1])
+def test_a_log_ratio_growing_in_one_tail_only_makes_d_inf_infinite(shift):
+    """N(shift, 1) against N(0, 1): L = shift x - shift^2/2 grows without bound in one tail only
+    (the upper for shift > 0, the lower for shift < 0) and falls in the other; the outward search
+    past the grid must find it on its side, saying which."""
+    cgf = DensityLossCgf(Gaussian(shift, 1), Gaussian(0, 1))
+    d = cgf.d_inf()
+    assert d.value == mpmath.inf
+    assert ("upper" if shift > 0 else "lower") in d.how and "growing" in d.how
+    assert cgf.loss_range() == mpmath.inf
