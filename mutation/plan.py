@@ -122,11 +122,8 @@ def imports_of(lib: Library, tree: ast.AST, importer: str = "", is_package: bool
 
 
 def _imported_by_call(node: ast.Call) -> str | None:
-    """``"countdp.x.y"`` of ``__import__("countdp.x.y", ...)`` or ``importlib.import_module(...)``
-    with a literal name, else None."""
-    func = node.func
-    called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-    if called not in ("__import__", "import_module") or not node.args:
+    """``"countdp.x.y"`` of ``__import__("countdp.x.y", ...)`` with a literal name, else None."""
+    if not (isinstance(node.func, ast.Name) and node.func.id == "__import__" and node.args):
         return None
     arg = node.args[0]
     return arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
