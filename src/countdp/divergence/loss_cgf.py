@@ -525,7 +525,11 @@ class DensityLossCgf(LossCgf):
             lp, lq = self._logs(xs)
             with np.errstate(invalid="ignore"):  # -inf - -inf far out: not finite, dropped below
                 L = sign * (lp - lq)
-            ok = np.isfinite(L)
+                # far out lp, lq ~ -x^2/2 round by far more than L: a probe counts only where
+                # L is resolved past the growth test's threshold, and enters the sup only where
+                # it is resolved to 1e-12, with its rounding on the upper side
+                dL = 4 * MACH * (np.abs(lp) + np.abs(lq) + 1)
+                ok = np.isfinite(L) & (dL <= 1e-6 * (1 + np.abs(L)))
             if not np.any(ok):
                 continue
             Lok = L[ok]
@@ -534,7 +538,9 @@ class DensityLossCgf(LossCgf):
                 return INF, None, (f"inf: the log-ratio keeps {'growing' if sign > 0 else 'falling'} "
                                    f"in the {'upper' if out > 0 else 'lower'} tail (reaches "
                                    f"{sign * Lok[-1]:.4g} at x = {xs[ok][-1]:.4g})")
-            best = max(best, float(np.max(Lok)))
+            sharp = ok & (dL <= 1e-12 * (1 + np.abs(L)))
+            if np.any(sharp):
+                best = max(best, float(np.max(L[sharp] + dL[sharp])))
         atoms_ext = max((sign * L for _, L in self._mp_atoms()), default=-INF)
         lp, L = self._mp_lp_L(mpmath.mpf(best_x))
         val = max(mpmath.mpf(best), sign * L if lp != -INF else -INF, atoms_ext)
