@@ -93,6 +93,9 @@ def test_log_count_law(n, sg):
     assert contains(law.var, var)
     assert contains(law.cdf[1], cdf1)
     assert contains(law.mass, mpmath.quad(f, pts))
+    # and narrow (radii ~1e-14 at 53 bits): a tail allowance many orders too wide still contains
+    for ball in (law.mass, law.mean, law.var, *law.cdf.values()):
+        assert ball.rad() < 1e-12
     assert contains(formulas.log_mean.ball(n, 1, s), mpmath.log(n + 1) - ms**2)
     # negative control: the mean-one drift's centre log(n+c) - sigma^2/2 is excluded
     assert decide_contains(law.mean, arb(n + 1).log() - to_arb(s) ** 2 / 2) is FALSE
