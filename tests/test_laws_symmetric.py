@@ -4,6 +4,9 @@ Gaussian (the borderline K_s(u) = I u^2/2)."""
 
 from __future__ import annotations
 
+import math
+
+import pytest
 from mpmath import mp
 
 from countdp.laws import airy, symmetric
@@ -96,3 +99,54 @@ def test_an_unnormalised_density_gives_the_same_information_and_relative_bar_at_
             assert abs(est.value - 1) <= est.error <= mp.mpf(10) ** -29, (K, est.value, est.error)
             bars.append(est.error / est.value)
     assert max(bars) <= 1.5 * min(bars), bars
+
+
+#: (peak m, width s) of a normal log-integrand -((x - m)/s)^2/2: peaks just left and just right of
+#: a scan point (1.8, 2.2 around 2), narrow ones (the scan stops one point past the peak), a
+#: monotone one (m = 0), one below the scan's first scale, and bulks at 1e5 and 2^500
+BULKS = [(0.0, 1.0), (1.8, 0.3), (2.2, 0.3), (1.8, 0.01), (2.2, 0.01), (3e-3, 1e-3), (0.7, 2.0),
+         (3.0, 1.0), (50.0, 1.0), (1e5, 10.0), (1e5, 3e3), (2.0**500, 2.0**495)]
+
+
+@pytest.mark.parametrize("m, s", BULKS)
+def test_breakpoints_find_the_peak_and_a_dyadic_window_that_is_neither_short_nor_loose(m, s):
+    """The breakpoints of half_line_quad: 0, a lattice of 8-16 cells of width h = 2^k over the
+    window where logw is within ``drop`` of its maximum, +inf.  Checked against the known peak
+    (the maximum is 0, found to 1e-6), the window's ends (logw has dropped by ``drop`` at both,
+    unless it reaches 0) and its extent: the walk out from x* starts at T = max(x*, 1)/16 and
+    doubles, so each side reaches at most max(2 d, T) + h past x*, d = s sqrt(2 drop) being
+    where the drop is reached."""
+    drop = 50.0
+    d = s * math.sqrt(2 * drop)
+
+    def logw(x):
+        return -((x - m) / s) ** 2 / 2
+
+    pts, fstar = symmetric._breakpoints(logw, drop)
+    F = [float(logw(mp.mpf(p))) for p in pts[:-1]]
+    assert pts[0] == 0.0 and pts[-1] == math.inf
+    assert all(a < b for a, b in zip(pts, pts[1:])), pts
+    assert -1e-6 < fstar <= 1e-12, fstar
+    h = pts[-2] - pts[-3]
+    assert h == 2.0 ** round(math.log2(h)) and all(p % h == 0 for p in pts[1:-1]), (h, pts)
+    cells = round((pts[-2] - pts[1]) / h)  # j1 - j0, or one fewer when the lattice starts at h
+    assert 7 <= cells <= 17, (cells, pts)
+    assert F[-1] <= fstar - drop, (pts[-2], F[-1])               # the window's right end
+    assert pts[1] == h or F[1] <= fstar - drop, (pts[1], F[1])   # its left end (or it reaches 0)
+    reach = max(2 * d, max(m, 1.0) / 16) + h
+    assert pts[-2] - m <= reach * (1 + 1e-9), (pts[-2], reach)
+    assert m - (pts[1] if pts[1] > h else 0.0) <= reach + h, (pts[1], reach)
+    assert d / 16 <= h, (h, d)
+
+
+def test_breakpoints_of_a_skewed_bulk_that_vanishes_at_zero():
+    """logw = 3 log x - x (the Gamma(4) kernel): -inf at 0, peak 3 log 3 - 3 at x = 3."""
+    drop = 40.0
+
+    def logw(x):
+        return 3 * mp.log(x) - x if x > 0 else -mp.inf
+
+    pts, fstar = symmetric._breakpoints(logw, drop)
+    assert abs(fstar - (3 * math.log(3) - 3)) < 1e-9
+    assert float(logw(mp.mpf(pts[-2]))) <= fstar - drop
+    assert pts[0] == 0.0 and all(a < b for a, b in zip(pts, pts[1:]))
