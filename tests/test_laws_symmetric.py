@@ -11,6 +11,7 @@ from mpmath import mp
 
 from countdp.laws import airy, symmetric
 from countdp.laws.generalised_gaussian import GeneralisedGaussianDensity
+from countdp.numerics.estimate import Estimate
 
 
 US = [1e-4, 1e-3, 1e-2, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0]
@@ -150,3 +151,57 @@ def test_breakpoints_of_a_skewed_bulk_that_vanishes_at_zero():
     assert abs(fstar - (3 * math.log(3) - 3)) < 1e-9
     assert float(logw(mp.mpf(pts[-2]))) <= fstar - drop
     assert pts[0] == 0.0 and all(a < b for a, b in zip(pts, pts[1:]))
+
+
+def _fake_cgf_check(monkeypatch, fisher, rows):
+    """check_score_subgaussian with the Fisher information and the score CGF replaced by given
+    Estimates: rows is [(u, K/u^2, error of K)], so the decision alone is under test."""
+    cgf = {mp.mpf(u): Estimate(mp.mpf(r) * mp.mpf(u) ** 2, mp.mpf(e)) for u, r, e in rows}
+    monkeypatch.setattr(symmetric, "symmetric_fisher_information",
+                        lambda logf, score, normalised=False, error=False: fisher)
+    monkeypatch.setattr(symmetric, "symmetric_score_cgf",
+                        lambda logf, score, u, normalised=False, error=False: cgf[mp.mpf(u)])
+    return symmetric.check_score_subgaussian(None, None, [u for u, _, _ in rows], dps=30)
+
+
+def test_subgaussianity_verdicts_need_the_gap_to_exceed_the_summed_error_bars(monkeypatch):
+    """I/2 = 1 exactly; a row holds iff K/u^2 + tol < 1 and is violated iff K/u^2 - tol > 1,
+    tol = e_K/u^2 + e_I/2 + 8 eps (I/2).  Every comparison below is exact in binary, one ulp
+    of a margin either side of each threshold."""
+    with mp.workdps(30):
+        eps, d = mp.eps, mp.mpf(2) ** -40
+        # rounding allowance alone: 8 eps
+        chk = _fake_cgf_check(monkeypatch, Estimate(mp.mpf(2), mp.zero), [
+            (1, 1 + 8 * eps, 0), (2, 1 + 9 * eps, 0), (3, 1 - 8 * eps, 0), (4, 1 - 9 * eps, 0)])
+        assert chk.fisher == 2 and chk.fisher_error == 0
+        assert [(r.holds, r.violated) for r in chk.rows] == [
+            (False, False), (False, True), (False, False), (True, False)]
+        assert [r.tol for r in chk.rows] == [8 * eps] * 4
+        assert chk.rows[1].slack == -9 * eps and chk.rows[3].slack == 9 * eps
+        assert not chk.holds and chk.violations == [2]
+        # the Fisher bar counts half: e_I = 2 d gives tol = d (+ 8 eps)
+        chk = _fake_cgf_check(monkeypatch, Estimate(mp.mpf(2), 2 * d), [
+            (1, 1 - d * 3 / 2, 0), (2, 1 - d * 3 / 4, 0), (3, 1 + d * 3 / 4, 0),
+            (4, 1 + d * 3 / 2, 0)])
+        assert [(r.holds, r.violated) for r in chk.rows] == [
+            (True, False), (False, False), (False, False), (False, True)]
+        # the CGF bar counts over u^2: e_K = 4 d at u = 2 gives d
+        chk = _fake_cgf_check(monkeypatch, Estimate(mp.mpf(2), mp.zero), [
+            (2, 1 - d * 3 / 2, 4 * d)])
+        assert chk.holds and chk.rows[0].tol == d + 8 * eps
+        chk = _fake_cgf_check(monkeypatch, Estimate(mp.mpf(2), mp.zero), [
+            (2, 1 - d * 3 / 4, 4 * d), (2 ** -3, 1 - d * 3 / 4, d * 2 ** -6)])
+        assert [(r.holds, r.violated) for r in chk.rows] == [(False, False)] * 2
+        assert not chk.holds and chk.violations == []
+
+
+def test_a_ratio_over_the_normaliser_carries_both_error_bars():
+    """2 h / Z's error covers the worst corner of h +- e_h, Z -/+ e_Z to first order, and is
+    no looser than that corner."""
+    with mp.workdps(30):
+        for hv, eh, zv, ez in [(1, 1e-10, 2, 1e-10), (3, 0, 0.5, 1e-12), (0.25, 1e-12, 1, 0)]:
+            h, Z = Estimate(mp.mpf(hv), mp.mpf(eh)), Estimate(mp.mpf(zv), mp.mpf(ez))
+            v, err = symmetric._over_normaliser(h, Z)
+            assert v == 2 * h.value / Z.value
+            corner = 2 * (h.value + h.error) / (Z.value - Z.error) - v
+            assert corner * (1 - mp.mpf(1e-6)) <= err <= corner * (1 + mp.mpf(1e-6))
