@@ -260,7 +260,8 @@ class LogShiftedAiryDensity(LogShiftDensity):
 
     #: I = 4|a1'|/3 = 1.358390..., rounded up (a float above the certified constant)
     noise_score_subgaussian = 1.3584
-    #: log f = 2 log Ai(|z| + a1') - log Z is C^1 at 0 but its second derivative jumps there
+    #: log f = 2 log Ai(|z| + a1') - log Z is C^2 at 0 (Ai'(a1') = 0, Ai'' = x Ai); its third
+    #: derivative jumps there, from -2 to 2
     noise_kinks = (0,)
 
     def __init__(self, mu, b, c, lo=None, origin=None):
