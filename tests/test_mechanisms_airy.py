@@ -242,6 +242,13 @@ def test_bad_parameters(kwargs, name):
         AiryLogMechanism(**kwargs)
 
 
+@pytest.mark.parametrize("rho", [1e-9, 0.2, 0.999])
+def test_a_rho_override_inside_the_open_unit_interval_is_the_target(rho):
+    """The negative controls' error target: any rho in (0, 1) is taken as given."""
+    assert AiryLogMechanism(0.05, 1.0, rho_override=rho).rho == mpmath.mpf(rho)
+    assert AiryLogMechanism(0.05, 1.0).rho == mpmath.mpf(0.05) / 2
+
+
 @pytest.mark.parametrize("n", [-1, 2.5, float("nan"), "3", None])
 def test_bad_counts(mech, n):
     with pytest.raises(ValueError, match=r"^n "):
