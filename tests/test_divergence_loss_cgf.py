@@ -205,3 +205,19 @@ def test_a_log_ratio_growing_in_one_tail_only_makes_d_inf_infinite(shift):
     assert d.value == mpmath.inf
     assert ("upper" if shift > 0 else "lower") in d.how and "growing" in d.how
     assert cgf.loss_range() == mpmath.inf
+
+
+def test_rounding_within_its_stated_bound_is_not_read_as_a_growing_log_ratio():
+    """Far out the float log-densities are huge and L = log p - log q is resolved only to
+    4 eps (|log p| + |log q| + 1).  Q below is N(0, 1) at log-mass -1/2 (L = 1/2 exactly, as its
+    mpmath log-density says), its float log-density off by 0.3 of that rounding bound, always
+    upwards in L, so the float L creeps up by far more than 1e-6 of itself in the tails.  The
+    outward search must use only probes resolved to 1e-6 and find D_inf = 1/2, not infinity."""
+    eps = np.finfo(float).eps
+    def lq(x):
+        lp = np.asarray(GaussianDensity(0, 1).logpdf(x), dtype=float)
+        return lp - 0.5 - 0.3 * 4 * eps * (2 * np.abs(lp) + 1.5)
+    Q = ContinuousLaw(CallableDensity(lambda x: GaussianDensity(0, 1).mp_logpdf(x) - mpmath.mpf(1) / 2,
+                                      mass=mpmath.exp(mpmath.mpf(-1) / 2), np_logpdf=lq), name="noisy")
+    d = DensityLossCgf(Gaussian(0, 1), Q).d_inf()
+    assert d.value == pytest.approx(0.5, abs=1e-9)

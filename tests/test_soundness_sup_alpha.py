@@ -12,6 +12,7 @@ of a cell against the curve on it."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import mpmath
@@ -20,7 +21,7 @@ import pytest
 from scipy.optimize import minimize_scalar
 
 from countdp.divergence.loss_cgf import FiniteLossCgf
-from countdp.divergence.tight_rho import _chord_bound, tight_rho
+from countdp.divergence.tight_rho import _chord_bound, _d_interp_bound, tight_rho
 from countdp.laws import FinitePmf, Gaussian
 from countdp.mechanisms import epsilon_dp
 
@@ -219,3 +220,29 @@ def test_chord_bound_dominates_the_curve_on_its_cell(a, b):
         return float(_krr_ratio(x)) * x * (x - 1)
     bound = _chord_bound(a, b, F(a), F(b))
     assert bound >= max(float(_krr_ratio(x)) for x in np.linspace(a, b, 401)) * (1 - 1e-12)
+
+
+@pytest.mark.parametrize("bound, which", [(_chord_bound, 0), (_chord_bound, 1),
+                                          (_d_interp_bound, 0), (_d_interp_bound, 1), (_d_interp_bound, 2)])
+@pytest.mark.parametrize("bad", [math.inf, -math.inf, math.nan])
+def test_a_cell_with_an_infinite_or_undefined_end_is_unbounded(bound, which, bad):
+    """A cell bound is a finite number only from finite ends (and a finite curvature constant):
+    any infinite or NaN input gives inf itself, never a NaN or a finite value from inf - inf."""
+    args = [0.2, 0.5, 1.0 / 24][: 2 if bound is _chord_bound else 3]
+    args[which] = bad
+    assert bound(1.5, 3.0, *args) == math.inf
+
+
+@pytest.mark.mp_dps(30)
+@pytest.mark.parametrize("a, b", [(1.01, 1.2), (1.5, 3.0), (2.0, 4.2), (3.0, 11.0)])
+def test_interpolation_bound_dominates_the_curve_on_its_cell_and_is_second_order(a, b):
+    """D_alpha of k-ary randomized response against the interpolant of its ends plus
+    (alpha - a)(b - alpha) R^3/24, R = 2 eps the loss range: at least D_alpha/alpha at every
+    order of the cell, and above the largest end ratio by at most (b - a)^2 R^3/96 / a."""
+    def D(x):
+        return float(_krr_ratio(x)) * x
+    c = (2 * EPS) ** 3 / 24
+    bound = _d_interp_bound(a, b, D(a), D(b), c)
+    curve = [float(_krr_ratio(x)) for x in np.linspace(a, b, 401)]
+    assert bound >= max(curve) * (1 - 1e-12)
+    assert bound <= max(D(a) / a, D(b) / b) + (b - a) ** 2 * c / 4 / a + 1e-12
