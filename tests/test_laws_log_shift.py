@@ -90,15 +90,6 @@ def test_a_noise_without_its_values_says_so():
         d.mp_noise_sf(0)
 
 
-@pytest.mark.parametrize("mu,s,c,name", [
-    (0, 0, 1, "s"), (0, -1, 1, "s"), (0, float("nan"), 1, "s"), (0, 1, 0, "c"), (0, 1, -2, "c"),
-    (float("nan"), 1, 1, "mu"), (float("inf"), 1, 1, "mu"),
-])
-def test_a_scale_or_offset_out_of_range_is_refused_by_name(mu, s, c, name):
-    with pytest.raises(ValueError, match=rf"^{name} "):
-        LogisticNoise(mu, s, c)
-
-
 def test_the_float_density_off_its_support_is_minus_infinity_without_warnings():
     d = LogisticNoise(MU, S, C).restricted_to_positive()
     with np.errstate(all="raise"):
