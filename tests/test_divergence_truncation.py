@@ -162,3 +162,18 @@ def test_both_coefficients_of_the_quadratic_are_the_gaussians_exact_ones(x0, h):
         b = alpha * m1 / s1 ** 2 + (1 - alpha) * m2 / s2 ** 2
         assert abs(c.k - k) <= c.noise and c.noise < mpmath.mpf(10) ** (10 - mpmath.mp.dps)
         assert abs(c.b - b) <= 2 * c.noise * (1 + abs(mpmath.mpf(x0)))
+
+
+@pytest.mark.parametrize("T", [0.5, 1.5, 3, 40])
+def test_the_convex_sandwich_is_tight_on_a_nearly_flat_integrand(T):
+    """N(0, 2) against N(0, 1) just above the threshold alpha = 4/3 (eq 34): g is nearly constant,
+    I(T) ~ 2T e^{g(0)}, and both ends of the sandwich come within 1e-5 of log I(T) at any window,
+    short or long: the upper end log(2T) + max g(+-T) is not only an upper bound there but the
+    value, so a smaller one (2^T for 2T is 6 % smaller at T = 1.5) is caught."""
+    P, Q = Gaussian(0, 2), Gaussian(0, 1)
+    alpha = mpmath.mpf(4) / 3 + mpmath.mpf(10) ** -9
+    logI = truncation.truncated_renyi_integral(P, Q, alpha, T)
+    s = truncation.truncated_bounds_convex(P, Q, alpha, T)
+    bar = logI.error + s.rounding
+    assert s.lower - bar <= logI.value <= s.upper + bar
+    assert s.upper - s.lower <= 1e-5
