@@ -25,7 +25,8 @@ def maker(alpha, rho, delta, uc=None, rad=0.0):
     return make
 
 
-PAIRS = [p for p in itertools.product((1.01, 2.0, 30.0), (1.0, 0.8, 1.25), (1.0, 30.0), (None, -1.0, 2.0))]
+# delta = 1e-3: D is small and log I ~ 0 loses bits of its own
+PAIRS = [p for p in itertools.product((1.01, 2.0, 30.0), (1.0, 0.8, 1.25), (1e-3, 1.0, 30.0), (None, -1.0, 2.0))]
 
 
 @pytest.mark.parametrize("alpha, rho, delta, uc", PAIRS)
@@ -39,7 +40,7 @@ def test_one_pass_at_the_estimated_precision_meets_the_relative_goal(alpha, rho,
         assert res.passes == 1
         assert D.rad() <= abs(D.mid()) * arb(2) ** -(PREC - 2)
     # and not far more than needed: the fewest guard bits one unguarded pass meets the goal with
-    # (measured 1 .. 13 on this grid; the estimate adds 13 .. 35)
+    # (measured 1 .. 31 on this grid; the estimate adds 10 .. 35)
     assert res.work_prec - PREC <= fewest_guard_bits(maker(alpha, rho, delta, uc)) + 40
 
 
