@@ -350,6 +350,12 @@ CASES: list[tuple[str, str, tuple, Callable[[], Any]]] = [
           ("TruncatedLaplace", (0, 1), "L"), ("TruncatedGaussian", (1, 1), "a"),
           ("TruncatedGaussian", (0, NAN), "b"))],
     # ---- divergences ---------------------------------------------------------------------------
+    ("prior_moments(uniform_prior(5), -1)", R, ("j_star",),
+     lambda: __import__("countdp.divergence.information", fromlist=["x"]).prior_moments(
+         __import__("countdp.laws.priors", fromlist=["x"]).uniform_prior(5), -1)),
+    ("prior_moments(uniform_prior(5), 1.5)", R, ("j_star",),
+     lambda: __import__("countdp.divergence.information", fromlist=["x"]).prior_moments(
+         __import__("countdp.laws.priors", fromlist=["x"]).uniform_prior(5), 1.5)),
     ("renyi(None, Q, 2)", R, ("P",), lambda: _renyi(None, _gauss_pair()[1], 2)),
     ("renyi(P, None, 2)", R, ("Q",), lambda: _renyi(_gauss_pair()[0], None, 2)),
     ("renyi(1.0, 2.0, 2)", R, ("P",), lambda: _renyi(1.0, 2.0, 2)),

@@ -260,3 +260,16 @@ def test_precision_is_the_ambient_one():
         s = solve_r0(100, 1, target_rho=0.5)
     assert b.dps == 40 and s.budget.dps == 40
     assert guarantee(0.05, 1, 10, delta=1e-6, dps=40).rows[0].eps == b.rows[0].eps
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_delta_at_eps_alone_is_integrated_where_clipping_matters(n):
+    """The same clipped releases with eps alone asked for (no delta): the clipped mass keeps the
+    Gaussian profile from being the answer on its own, so delta comes from the quadrature too,
+    with a non-negative error bar that covers scipy's value."""
+    row = guarantee(0.9, 0.05, n, eps=1.0).rows[0]
+    ex = next(cv for cv in row.conversions if cv.method == "exact")
+    assert "quadrature" in ex.how
+    lo, hi = budget.edge(n)
+    assert ex.delta_error >= 0
+    assert float(ex.delta) == pytest.approx(released_delta_f(0.9, 0.05, lo, hi, 1.0), rel=1e-7, abs=0)

@@ -108,3 +108,19 @@ def test_error_density_has_the_signed_mean_of_the_error(n):
     mean = nc * (1 - math.exp(noise.t + noise.s ** 2 / 2))
     assert trapezoid(e * G, e) == pytest.approx(mean, rel=1e-6, abs=0)
     assert mean > 0
+
+
+@pytest.mark.parametrize("q", [0.05, 0.5, 0.8, 0.99])
+def test_the_discrete_laplace_kernel_is_a_law_with_its_closed_form_variance(q):
+    """K_q(j) = (1 - q)/(1 + q) q^|j| sums to 1 and has variance 2q/(1 - q)^2 (the geometric
+    series summed in closed form), up to the 1e-18 tail cut; smoothing with it keeps the mass of
+    the error law."""
+    j, K = shift_coupling.discrete_laplace(q)
+    assert K.sum() == pytest.approx(1, abs=1e-13)
+    assert np.sum(j * j * K) == pytest.approx(2 * q / (1 - q) ** 2, rel=1e-10, abs=0)
+    assert np.array_equal(K, K[::-1]) and np.all(K > 0)
+
+
+def test_smoothing_keeps_the_mass_of_the_error_law(setting):
+    grid = setting[3]
+    assert grid.smoothed(0.8).mass() == pytest.approx(grid.mass(), rel=1e-12, abs=0)
