@@ -29,3 +29,14 @@ def test_the_largest_count_is_below_1e100000_as_the_message_says():
     for text in ("1e100000", "10e99999"):
         with pytest.raises(ValueError, match="n must be below 1e100000, got '"):
             parse_counts(text)
+
+
+def test_a_range_is_limited_by_the_counts_it_holds():
+    """At most MAX_ROWS counts: a range of exactly MAX_ROWS counts (every integer or stepped over
+    a span far wider than MAX_ROWS) is taken; one more count is refused, naming the range."""
+    from countdp.calculator.counts import MAX_ROWS
+    assert len(parse_counts(f"1:{MAX_ROWS}")) == MAX_ROWS
+    assert len(parse_counts(f"0:{1000 * (MAX_ROWS - 1)}:1000")) == MAX_ROWS
+    for text in (f"0:{MAX_ROWS}", f"0:{1000 * MAX_ROWS}:1000"):
+        with pytest.raises(ValueError, match=rf"^n: the range '{text}' has more than {MAX_ROWS} counts"):
+            parse_counts(text)

@@ -25,6 +25,8 @@ def test_moments_from_laws():
     mech = mechanisms.ShiftedLogGaussian(0.25, 1.0, r=0.5)
     rounded = mech.rounded_law(1)
     assert abs(mass_off(rounded).value - (1 - rounded.mp_pmf(0))) < 1e-28
+    # an integer law puts no mass at a non-integer point: all of it is off there
+    assert mass_off(rounded, x=0.5).value == 1 and mass_off(rounded, x=-2.25).value == 1
     t = tail_mass(Gaussian(0, 1), 1)
     assert abs(t.value - 2 * mpmath.ncdf(-1)) < 1e-25
 
