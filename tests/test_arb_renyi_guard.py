@@ -35,6 +35,7 @@ def test_one_pass_at_the_estimated_precision_meets_the_relative_goal(alpha, rho,
         res = pair_renyi(maker(alpha, rho, delta, uc))
         if res.infinite:  # alpha rho^2 ... <= 0 (eq 34): nothing to size
             assert alpha * 1 + (1 - alpha) * rho * rho <= 0
+            assert res.passes == 0 and res.divergence is None    # no pass at the working precision
             return
         D = res.divergence
         assert res.passes == 1
