@@ -46,3 +46,27 @@ def test_mean_one_drift_encloses_one_and_the_paper_drift_does_not():
     s = formulas.sigma.ball(R0, CC)
     assert decide_contains(drift_mean_integral(s, s * s / 2), 1) is TRUE
     assert decide_contains(drift_mean_integral(s, s * s), 1) is FALSE
+
+
+@pytest.mark.parametrize("sigma", ["0.3", "1", "2.5"])
+def test_the_argmin_certificate_covers_the_whole_range_it_states(sigma, monkeypatch):
+    """The docstring's statement is about [0, sigma^2 - eps] and [sigma^2 + eps, 4 sigma^2]: the
+    two branch-and-bound runs start from exactly those ranges (recorded from the bisection's
+    first box), so a proof over a shorter range cannot be reported as one over the stated one."""
+    from countdp.arb import drift
+
+    starts = []
+    real = drift.bisect
+
+    def recording(box, *a, **k):
+        starts.append(box)
+        return real(box, *a, **k)
+
+    monkeypatch.setattr(drift, "bisect", recording)
+    s = arb(sigma)
+    assert certify_drift_argmin(s).verdict is TRUE
+    (lo0, lo1, sb), (hi0, hi1, sa) = starts
+    s2 = s * s
+    assert (sb, sa) == (-1, 1) and lo0 == 0
+    assert lo1 < s2 < hi0 and (s2 - lo1) < s2 * 1e-5 and (hi0 - s2) < s2 * 1e-5
+    assert hi1 >= 4 * s2 and hi1 - 4 * s2 < s2 * 1e-12
