@@ -52,5 +52,6 @@ def test_a_budget_above_the_bound_is_rejected(mech):
 def test_bad_counts_raise():
     with pytest.raises(ValueError, match="ns must"):
         decide_shifts_decreasing([3, 2], arb(1), 1)
-    with pytest.raises(ValueError, match="n must"):
-        standard_shift(-1, arb(1), 1)
+    for n in (-1, 2.5, 0.5):
+        with pytest.raises(ValueError, match="n must be a count >= 0"):
+            standard_shift(n, arb(1), 1)

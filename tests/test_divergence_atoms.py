@@ -68,3 +68,13 @@ def test_boundary_edge_is_infinite_by_both_routes():
 def test_bad_input_raises_value_error_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_a_point_of_p_with_mass_zero_is_no_support_mismatch():
+    """A table may list a point with mass 0: where Q has none it is no mismatch (P puts nothing
+    there) and the divergence is that of the table without it."""
+    p = {0: Fraction(1, 2), 1: Fraction(1, 2), 2: Fraction(0)}
+    q = {0: Fraction(1, 4), 1: Fraction(3, 4)}
+    for alpha in (2, Fraction(3, 2)):
+        d = renyi_atoms(p, q, alpha)
+        assert d.value == renyi_atoms({0: p[0], 1: p[1]}, q, alpha).value and mpmath.isfinite(d.value)

@@ -52,7 +52,7 @@ def test_float_renyi_vs_mpmath(delta, alpha):
     assert abs(D.value[0] - float(Dm.value)) <= 1e-12 * D.value[0] + D.error[0]
 
 
-@pytest.mark.parametrize("delta,alpha", [(0.3, 2.0), (1.0, 40.0)])
+@pytest.mark.parametrize("delta,alpha", [(0.3, 2.0), (1.0, 40.0), (4.0, 200.0)])
 def test_location_and_density_evaluators_agree(delta, alpha):
     a = renyi_curve(*pair(delta), [alpha])
     b = renyi_curve(*pair(delta), [alpha], location=False)
