@@ -112,3 +112,27 @@ def test_the_calibration_tail_is_undecided_where_its_bound_does_not_hold(b):
         with pytest.raises(Undecided, match="2 sqrt"):
             _tail(1, arb(b), a)
         assert _tail(1, arb("6.5"), a).upper() > 0
+
+
+@pytest.mark.parametrize("j", [1, 2])
+@pytest.mark.parametrize("b", ["0.001", "0.3", "2"])
+def test_the_calibration_tail_is_its_lemma_exactly(j, b):
+    """The step of the tail bound's proof: past X, Ai(x + a1')^2 <= Ai(z0)^2 e^{-2 sqrt(z0) (x - X)}
+    (z0 = X + a1'), so the tail is at most Ai(z0)^2 e^{bX} int_X^inf x^j e^{-lam (x - X)} dx with
+    lam = 2 sqrt(z0) - b.  The bound divided by Ai(z0)^2 e^{bX} must be that integral (mpmath
+    quadrature at 40 digits), not just some number above the tail: the bound has only ~1 % of
+    slack, less than its last term (a bound without that term still lies above the tail)."""
+    from countdp.arb.airy_calibration import CUTOFF, _tail
+
+    with mpmath.workdps(40):
+        a = mpmath.airyaizero(1, derivative=1)
+        z0 = CUTOFF + a
+        lam = 2 * mpmath.sqrt(z0) - mpmath.mpf(b)
+        moment = mpmath.quad(lambda x: x ** j * mpmath.exp(-lam * (x - CUTOFF)), [CUTOFF, mpmath.inf])
+        scale = mpmath.airyai(z0) ** 2 * mpmath.exp(mpmath.mpf(b) * CUTOFF)
+    with ctx.workprec(140):
+        bound = _tail(j, arb(b), arb(mpmath.nstr(a, 40)))
+    with mpmath.workdps(40):
+        got = mpmath.mpf(bound.upper().str(40, radius=False)) / scale
+        # [0, U] is a ball whose radius is an Arb mag (30 bits): U is the bound to 2^-29 relative
+        assert moment <= got <= moment * (1 + mpmath.mpf(2) ** -27)
