@@ -51,12 +51,6 @@ def _mech(name):
     return make
 
 
-def _slg_mech():
-    from countdp.mechanisms import ShiftedLogGaussian
-
-    return ShiftedLogGaussian(0.45, 1.0)
-
-
 def _reference():
     return __import__("countdp.laws.reference", fromlist=["x"])
 
@@ -357,7 +351,7 @@ CASES: list[tuple[str, str, tuple, Callable[[], Any]]] = [
           ("TruncatedGaussian", (0, NAN), "b"))],
     # ---- divergences ---------------------------------------------------------------------------
     ("privacy_loss(released(1), released(0), [1.0])", R, ("privacy_loss",),
-     lambda: _eps_dp("privacy_loss")(_slg_mech().released_law(1), _slg_mech().released_law(0), [1.0])),
+     lambda: _eps_dp("privacy_loss")(_slg(0.45, 1.0).released_law(1), _slg(0.45, 1.0).released_law(0), [1.0])),
     ("prior_moments(uniform_prior(5), -1)", R, ("j_star",),
      lambda: __import__("countdp.divergence.information", fromlist=["x"]).prior_moments(
          __import__("countdp.laws.priors", fromlist=["x"]).uniform_prior(5), -1)),
