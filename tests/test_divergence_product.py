@@ -129,3 +129,22 @@ def test_the_float_divergence_bar_keeps_its_relative_floor_at_every_size(value):
     d = FloatIntegrator.divergence(math.exp(value * (alpha - 1)), 0.0, alpha)
     assert d.value == pytest.approx(value, rel=1e-12, abs=1e-15)
     assert d.error >= 1e-13 * max(1.0, abs(d.value)) and d.error <= 1e-12 * (1 + abs(d.value))
+
+
+@pytest.mark.parametrize("law", [
+    pytest.param(lambda: ShiftedLogGaussian(0.45, 1.0).released_law(3).density.restricted_to_positive(),
+                 id="log-shift cut at log c"),
+    pytest.param(lambda: ShiftedLogGaussian(0.45, 1.0).unclipped_law(3).density, id="log-shift uncut"),
+    pytest.param(lambda: Gaussian(0.5, 2.0).density, id="gaussian"),
+])
+def test_float_log_density_of_t_is_the_laws_own(law):
+    """The float integrand of the t coordinate is the density's mpmath one, -inf below its cut."""
+    from countdp.divergence.product import _float_log_t
+    d = law()
+    f = _float_log_t(d)
+    t_lo = d.t_range()[0]
+    ts = [t_lo - 1.0, t_lo - 1e-9, t_lo, t_lo + 1e-9, t_lo + 0.5] if math.isfinite(t_lo) else [-5.0, 0.0, 2.0]
+    for t in ts:
+        want = float(d.mp_log_integrand_t(t))
+        got = f(t)
+        assert got == want if math.isinf(want) else got == pytest.approx(want, rel=1e-12, abs=1e-12), t

@@ -130,11 +130,7 @@ def _float_log_t(d: Density):
     """float64 log of a Gaussian-tailed density per unit of its integration coordinate t (scalar
     in, scalar out)."""
     mu, s = float(d.mu), float(d.s)
-    if isinstance(d, LogShiftedGaussianDensity):
-        t0 = -math.inf if d.lo_mp == -d.c else float(mpmath.log(d.lo_mp + d.c))
-        t1 = math.inf
-    else:
-        t0, t1 = float(d.lo), float(d.hi)
+    t0, t1 = (float(v) for v in d.t_range())
     k = math.log(s) + 0.5 * math.log(2 * math.pi)
 
     def f(t):
