@@ -280,3 +280,21 @@ def test_the_total_variation_bar_covers_its_distance_to_the_closed_form(pair):
         exact = (2 * mpmath.ncdf(d / 2) - 1 if pair == "gaussian"
                  else 1 - mpmath.exp(-d / (2 * mpmath.mpf("0.5"))))
         assert abs(tv.value - exact) <= tv.error
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.floats(-50, 50), st.floats(0.01, 20)), min_size=1, max_size=3),
+       st.floats(1e-15, 1e-11), st.booleans())
+def test_panels_cover_the_window_exactly(laws, gap, at_top):
+    """The panels run from the window's first end to its last, even when a split lies within the
+    merge threshold (1e-12 of the largest |t|) of an end."""
+    from countdp.divergence.information import _panels
+    from countdp.laws import Gaussian
+    span = 40.0
+    dens = [Gaussian(c, s).density for c, s in laws]
+    A = min(c - span * s for c, s in laws)
+    B = max(c + span * s for c, s in laws)
+    near = B - gap * max(1.0, abs(B)) if at_top else A + gap * max(1.0, abs(A))
+    pts = _panels(dens, [near], span)
+    assert pts[0] == pytest.approx(A, rel=1e-15, abs=1e-15) and pts[-1] == pytest.approx(B, rel=1e-15, abs=1e-15)
+    assert np.all(np.diff(pts) > 0)
