@@ -286,3 +286,12 @@ def test_plot_path_refused_before_computing(tmp_path):
         code, _, err = run_main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--plot", str(path)])
         assert code == 2 and "--plot" in err and words in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("drop", ["--c", "--n"])
+def test_budget_without_a_required_option_names_it(drop):
+    argv = ["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--delta", "1e-6"]
+    i = argv.index(drop)
+    del argv[i:i + 2]
+    code, out, err = run_main(argv)
+    assert code == 2 and out == "" and drop in err and "required" in err, err

@@ -114,3 +114,13 @@ def test_missing_file_and_output_paths_before_computing(csv_file, tmp_path):
         code, _, err = run_main(BASE + ["--input", str(csv_file), flag, str(tmp_path / "no" / "x.csv")])
         assert code == 2 and "does not exist" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.csv"]
+
+
+@pytest.mark.parametrize("drop", ["--input", "--r0", "--c"])
+def test_each_required_option_left_out_is_named(csv_file, drop):
+    """Without one of its required options the command stops with a usage error naming it."""
+    argv = ["release", "--r0", "0.05", "--c", "1", "--input", str(csv_file)]
+    i = argv.index(drop)
+    del argv[i:i + 2]
+    code, out, err = run_main(argv)
+    assert code == 2 and out == "" and drop in err and "required" in err, err

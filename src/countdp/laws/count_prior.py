@@ -26,6 +26,20 @@ from ..numerics import validate
 __all__ = ["CountPrior", "count_prior_for_excess"]
 
 
+def _last_excess(rho: float, tail: float) -> int:
+    """The least j with P(J > j) <= tail for J ~ NB(3, 1 - rho): doubling, then bisection."""
+    def above(j):
+        return special.nbdtrc(j, 3, 1 - rho) > tail     # P(J > j) > tail
+    hi = 1
+    while above(hi):
+        hi *= 2
+    lo = -1                                              # P(J > -1) = 1 > tail
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if above(mid) else (lo, mid)
+    return hi
+
+
 @dataclass(frozen=True)
 class CountPrior:
     """The shape-3 negative binomial on N + j (j >= 0)."""
@@ -44,11 +58,7 @@ class CountPrior:
     def table(self, tail: float = 1e-17) -> tuple[np.ndarray, np.ndarray]:
         """(counts, probabilities) up to the j where the remaining mass is below ``tail``."""
         rho = self.rho
-        mean, sd = 3 * rho / (1 - rho), math.sqrt(3 * rho) / (1 - rho)
-        jmax = int(mean + 10 * sd + 10)
-        while special.nbdtrc(jmax, 3, 1 - rho) > tail:    # P(J > jmax)
-            jmax = int(1.5 * jmax) + 10
-        j = np.arange(jmax + 1)
+        j = np.arange(_last_excess(rho, tail) + 1)
         logp = (special.gammaln(j + 3) - special.gammaln(j + 1) - math.log(2)
                 + 3 * math.log1p(-rho) + j * math.log(rho))
         return self.N + j, np.exp(logp)
