@@ -10,6 +10,8 @@
    unmutated: it must pass, and its time sets the mutants' time limits (FACTOR x + SLACK s).
 5. ``cosmic-ray exec`` runs ``command.py`` on every sampled mutant; ``report.py`` writes
    ``reports/mutants.json`` and ``reports/mutants.md`` and checks every survivor is triaged.
+   A run stopped with Ctrl-C keeps its session and its time so far: ``--resume`` finishes it
+   (a 150-mutant sample takes longer than one sitting), ``--report-only`` scores what ran.
 
 usage: run.py [--sample N] [--seed S] [--scope all|core] [--work DIR] [--reports DIR]
 """
@@ -243,6 +245,9 @@ def parse_args(argv):
     p.add_argument("--dry-run", action="store_true", help="sample and plan only: print them")
     p.add_argument("--report-only", action="store_true",
                    help="write the reports of the finished run in --work again (after triage)")
+    p.add_argument("--resume", action="store_true",
+                   help="run the sampled mutants of the interrupted run in --work that have no result "
+                        "yet, on the same tree and plan, and write its reports (the time adds up)")
     p.add_argument("--rescore", type=Path, nargs="+", metavar="RUN.json",
                    help="score checked-in runs (mutation/runs/*.json, with their .md) again with "
                         "the triage file as it is now")
@@ -270,12 +275,14 @@ def main(argv: list[str] | None = None) -> int:
         args.seed, args.scope = done["seed"], done["scope"]
         return report.write(work / "session.sqlite", tree, plan, trusted_core(tree, args.core),
                             args, done["seconds"])
+    cosmic = [args.python, "-m", "cosmic_ray.cli"]
+    if args.resume:
+        return resume(work, cosmic, args, started)
     tree = copy_tree(work)
     core = trusted_core(tree, args.core)
     files = mutated_files(tree, core if args.scope == "core" else None, args.packages)
     config = write_config(work, tree, files, args.python, timeout=24 * 3600.0)
     session = work / "session.sqlite"
-    cosmic = [args.python, "-m", "cosmic_ray.cli"]
     subprocess.run(cosmic + ["init", str(config), str(session)], cwd=tree, check=True)
     chosen = sample_session(session, args.sample, args.seed)
     modules = {".".join(Path(i.mutations[0].module_path).with_suffix("").parts[1:]) for i in chosen}
@@ -290,11 +297,35 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline:
         time_baselines(work, plan)
     print(f"running {len(chosen)} mutants of {len(modules)} modules (seed {args.seed})", flush=True)
-    subprocess.run(cosmic + ["exec", str(config), str(session)], cwd=tree, check=True)
-    seconds = time.monotonic() - started
-    (work / "run.json").write_text(json.dumps({"seconds": seconds, "seed": args.seed,
-                                               "scope": args.scope}))
-    return report.write(session, tree, plan, core, args, seconds)
+    (work / "run.json").write_text(json.dumps({"seconds": 0.0, "seed": args.seed, "scope": args.scope}))
+    return execute(work, cosmic, plan, core, args, started)
+
+
+def execute(work: Path, cosmic: list[str], plan: dict, core: list[str], args, started: float) -> int:
+    """``cosmic-ray exec`` on the session in ``work`` (its pending mutants), then the reports.
+    ``run.json`` keeps the seconds spent so far, also when the run is interrupted (Ctrl-C), so
+    that ``--resume`` can finish it and ``--report-only`` can score what ran."""
+    done = json.loads((work / "run.json").read_text())
+    try:
+        subprocess.run(cosmic + ["exec", str(work / "cosmic-ray.toml"), str(work / "session.sqlite")],
+                       cwd=work / "tree", check=True)
+    finally:
+        done["seconds"] += time.monotonic() - started
+        (work / "run.json").write_text(json.dumps(done))
+    args.seed, args.scope = done["seed"], done["scope"]
+    return report.write(work / "session.sqlite", work / "tree", plan, core, args, done["seconds"])
+
+
+def resume(work: Path, cosmic: list[str], args, started: float) -> int:
+    """Finish an interrupted run: its tree back to its commit (a mutant being tested when it
+    stopped may have left its file mutated), then the mutants without a result."""
+    tree = work / "tree"
+    if not (work / "plan.json").is_file() or not (work / "run.json").is_file():
+        raise SystemExit(f"--resume: {work} holds no started run (plan.json and run.json)")
+    subprocess.run(["git", "checkout", "-q", "--", "."], cwd=tree, check=True)
+    plan = json.loads((work / "plan.json").read_text())
+    print(f"resuming the run in {work}", flush=True)
+    return execute(work, cosmic, plan, trusted_core(tree, args.core), args, started)
 
 
 if __name__ == "__main__":

@@ -121,3 +121,50 @@ def test_a_file_imports_what_its_local_helpers_and_literal_imports_import(lib, t
     assert found == {"countdp.divergence.renyi", "countdp.laws.reference"}
     tests = planning.file_imports(lib, [ROOT / "tests" / "test_numerics_validate.py"])
     assert "countdp.divergence.tight_rho" in tests[ROOT / "tests" / "test_numerics_validate.py"]
+
+
+def test_resume_refuses_a_directory_without_a_started_run(tmp_path):
+    import run
+    with pytest.raises(SystemExit, match="holds no started run"):
+        run.main(["--resume", "--work", str(tmp_path)])
+
+
+@pytest.mark.parametrize("interrupted", [False, True])
+def test_resume_restores_the_tree_runs_the_session_and_adds_up_the_time(tmp_path, monkeypatch, interrupted):
+    """--resume: the file a stopped mutant left mutated is restored, cosmic-ray exec runs on the
+    same session, and run.json's seconds grow by this sitting's, also when it is stopped again."""
+    import json
+    import subprocess
+    import run
+    work, tree = tmp_path, tmp_path / "tree"
+    tree.mkdir()
+    (tree / "m.py").write_text("x = 1\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@localhost"]
+    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "unmutated"]):
+        subprocess.run(git + cmd, cwd=tree, check=True)
+    (tree / "m.py").write_text("x = 2\n")   # left mutated by the stopped run
+    (work / "plan.json").write_text(json.dumps({"modules": {}}))
+    (work / "run.json").write_text(json.dumps({"seconds": 100.0, "seed": 28, "scope": "all"}))
+    real_run, calls, written = subprocess.run, [], {}
+
+    def fake_run(cmd, **kw):
+        if "cosmic_ray.cli" in cmd:
+            calls.append((cmd, (tree / "m.py").read_text()))
+            if interrupted:
+                raise KeyboardInterrupt
+            return subprocess.CompletedProcess(cmd, 0)
+        return real_run(cmd, **kw)
+    monkeypatch.setattr(run.subprocess, "run", fake_run)
+    monkeypatch.setattr(run, "trusted_core", lambda tree, core: [])
+    monkeypatch.setattr(run.report, "write", lambda *a: written.setdefault("seconds", a[-1]) and 0)
+    if interrupted:
+        with pytest.raises(KeyboardInterrupt):
+            run.main(["--resume", "--work", str(work)])
+    else:
+        assert run.main(["--resume", "--work", str(work)]) == 0
+    (cmd, source), = calls
+    assert cmd[-3:] == ["exec", str(work / "cosmic-ray.toml"), str(work / "session.sqlite")]
+    assert source == "x = 1\n"
+    done = json.loads((work / "run.json").read_text())
+    assert done["seed"] == 28 and 100.0 < done["seconds"] < 160.0
+    assert written == ({} if interrupted else {"seconds": done["seconds"]})
