@@ -186,15 +186,14 @@ class UniformSize:
     bound: Any
 
 
-def best_uniform_size(n, r, K_max=None) -> UniformSize:
+def best_uniform_size(n, r, K_max=3) -> UniformSize:
     """The odd K >= 3 maximising eq (23) at (n, r): exhaustive float64 search over odd K <= K_max,
     doubling K_max until the proven tail bound (``formulas.uniform_prior_tail`` at K_max + 2) is
-    below the best value found; the winner and its odd neighbours are re-evaluated in mpmath."""
+    below the best value found; the winner and its odd neighbours are re-evaluated in mpmath.
+    ``K_max`` is only where the doubling starts: the K found does not depend on it."""
     n = validate.count("n", n, lo=1)
     r = _read_r(r)
     rf = float(r)
-    if K_max is None:
-        K_max = max(101, int(6 * 2 * math.exp(1.5) * (rf * n + 1)))
     K_max = validate.count("K_max", K_max, lo=3)
     for _ in range(60):
         Ks = np.arange(3, K_max + 1, 2)
