@@ -59,7 +59,9 @@ def test_the_calibration_reaches_the_working_precision():
     at 65 digits to 1e-40 relative (measured 2e-42), and its error bar covers the difference."""
     rho = mpmath.mpf("0.1")
     cal, ref = calibrate(rho, 40), calibrate(rho, 65)
-    assert cal.dps == 40 and cal.iterations >= 2
+    # from the float calibration Newton converges quadratically: 2-3 steps measured at 15 to 40
+    # digits for rho = 1e-4 .. 0.9 (the loop allows 59)
+    assert cal.dps == 40 and 2 <= cal.iterations <= 6
     with mpmath.workdps(65):
         diff = abs(cal.b - ref.b)
         assert diff < mpmath.mpf("1e-40") * ref.b
