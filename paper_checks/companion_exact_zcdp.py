@@ -697,8 +697,8 @@ def bounded_range(check):
                   tol=tol, route="search + engine vs closed form",
                   note=f"maximiser {r.alpha}, {r.direction}")
         check.compare({"eta": eta, "what": "rho(eta) < eta^2/8"}, r.value, "<", mpmath.mpf(eta) ** 2 / 8, tol=tol)
-        check.compare({"eta": eta, "what": "the maximising range is the largest allowed (r = eta)"}, w.r, "==", eta,
-                  tol=1e-9 * eta)
+        check.compare({"eta": eta, "what": "the maximising range is the largest allowed (r = eta)"}, w.r_optimum,
+                  "==", eta, tol=1e-9 * eta, note="the range optimiser's point, before the pair snaps to eta")
         check.finding(eta=eta, q=f"{w.q:.10g}", p=f"{w.p:.10g}", r=f"{w.r:.10g}",
                       alpha_star="alpha -> 1" if r.attained_at_one else f"{r.alpha:.6g}",
                       rho=mpmath.nstr(r.value, 15), search_error=mpmath.nstr(w.search_error, 3))

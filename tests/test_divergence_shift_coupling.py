@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from scipy.integrate import trapezoid
 
+from countdp import formulas
 from countdp.divergence import shift_coupling
 from countdp.laws.count_prior import count_prior_for_excess
 from countdp.mechanisms import ShiftedLogGaussian
@@ -124,3 +125,25 @@ def test_the_discrete_laplace_kernel_is_a_law_with_its_closed_form_variance(q):
 def test_smoothing_keeps_the_mass_of_the_error_law(setting):
     grid = setting[3]
     assert grid.smoothed(0.8).mass() == pytest.approx(grid.mass(), rel=1e-12, abs=0)
+
+
+@pytest.mark.parametrize("kind", ["one_sided", "symmetric"])
+def test_fibre_sums_at_sites_where_a_neighbour_is_zero(kind):
+    """Past the noise range G is 0: the one-sided sum there is the limit b of a log(a/b) - a + b
+    at a = 0, the symmetric term is dropped, and no 0 log 0 turns the sum into NaN."""
+    from countdp.divergence.shift_coupling import _fibre_sums
+    G = np.array([[0.0, 0.0, 0.2, 0.5, 0.3, 0.0],
+                  [0.0, 0.1, 0.4, 0.4, 0.1, 0.0]])
+    summand = getattr(formulas, f"{kind}_summand")
+    want = []
+    for row in G:
+        s = mpmath.mpf(0)
+        for a, b in zip(row[:-1], row[1:]):
+            if a > 0 and b > 0:
+                s += summand(a, b)
+            elif kind == "one_sided" and a == 0:
+                s += b
+        want.append(float(s))
+    got = _fibre_sums(G, summand)
+    assert np.all(np.isfinite(got))
+    assert got == pytest.approx(want, rel=1e-14, abs=1e-15)

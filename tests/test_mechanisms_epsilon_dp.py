@@ -65,6 +65,7 @@ def test_rappor_product_law_is_two_binary_rr():
 def test_worst_bounded_range_pair_is_asymmetric():
     w = epsilon_dp.worst_bounded_range_pair(2.0)
     assert w.r == 2.0      # the worst range is the largest: an optimum within 1e-6 of eta snaps to it
+    assert abs(w.r_optimum - 2.0) <= 1e-9 * 2.0   # ...and the optimiser's own point is there too
     assert abs(w.value - formulas.bounded_range_rho(2.0)) < 1e-14
     assert abs(w.p + w.q - 1) > 1e-2     # not the symmetric (binary RR) pair
     assert w.search_error is not None and abs(w.pair[0].mp_pmf(0) - w.p) < 1e-15

@@ -285,7 +285,9 @@ def _two_point_float(x, r):
 class BoundedRangeSearch:
     """The worst two-point eta-bounded-range pair found by :func:`worst_bounded_range_pair`.
 
-    ``logit_q``, ``r``: the pair (logit p = logit q + r); ``q``, ``p``: its first masses;
+    ``logit_q``, ``r``: the pair (logit p = logit q + r); ``r_optimum``: the range optimiser's
+    point before a point within 1e-6 eta of eta is taken as eta (the evidence that the largest
+    range is the worst); ``q``, ``p``: its first masses;
     ``value``: its tight rho (float scan, or the precise value after the polish); ``alpha``: the
     maximiser of the float scan (1.0 for alpha -> 1); ``per_r``: {r: (best value, logit q)} of
     the grid for each scanned range; ``search_error``: the size of the polishing step's
@@ -293,6 +295,7 @@ class BoundedRangeSearch:
 
     logit_q: float
     r: float
+    r_optimum: float
     q: float
     p: float
     value: object
@@ -333,9 +336,10 @@ def _grid_search(eta_f: float, grid: int, r_fractions) -> tuple:
     return best, per_r, float(xs[1] - xs[0])
 
 
-def _refine(eta_f: float, best: tuple, step: float) -> tuple[float, float]:
+def _refine(eta_f: float, best: tuple, step: float) -> tuple[float, float, float]:
     """Bounded optimisers around the grid's best: logit q at its r, then r in [r/2, eta] (is the
-    largest range the worst?), then logit q again at that r.  Returns (logit q, r)."""
+    largest range the worst?), then logit q again at that r.  Returns (logit q, r, the range
+    optimiser's r before the snap to eta)."""
     def val(x, r):
         return _two_point_sup(x, r).value
 
@@ -345,12 +349,11 @@ def _refine(eta_f: float, best: tuple, step: float) -> tuple[float, float]:
     x_star = float(res.x) if -res.fun >= v0 else x0
     res_r = optimize.minimize_scalar(lambda r: -val(x_star, r), bounds=(0.5 * r0, eta_f), method="bounded",
                                      options={"xatol": 1e-12 * eta_f})
-    r_star = float(res_r.x) if -res_r.fun > -res.fun else r0
-    if eta_f - r_star < 1e-6 * eta_f:
-        r_star = eta_f
+    r_found = float(res_r.x) if -res_r.fun > -res.fun else r0
+    r_star = eta_f if eta_f - r_found < 1e-6 * eta_f else r_found
     res = optimize.minimize_scalar(lambda x: -val(x, r_star), bounds=(x_star - step, x_star + step),
                                    method="bounded", options={"xatol": 1e-10})
-    return float(res.x), r_star
+    return float(res.x), r_star, r_found
 
 
 def _polish(x_star: float, r_star: float) -> tuple:
@@ -386,14 +389,14 @@ def worst_bounded_range_pair(eta, grid: int = 161, r_fractions=(0.25, 0.5, 0.75,
     if not r_fractions:
         raise ValueError("r_fractions must hold at least one fraction of eta in (0, 1]")
     best, per_r, step = _grid_search(eta_f, grid, r_fractions)
-    x_star, r_star = _refine(eta_f, best, step)
+    x_star, r_star, r_found = _refine(eta_f, best, step)
     found = _two_point_sup(x_star, r_star, points_per_decade=16, refine=True)
     value, search_error = found.value, None
     if polish:
         x_star, value, search_error = _polish(x_star, r_star)
     q_mp = 1 / (1 + mpmath.exp(-mpmath.mpf(x_star)))
     P, Q = two_point_pair(q_mp, r_star)
-    return BoundedRangeSearch(logit_q=x_star, r=r_star, q=float(q_mp), p=float(P.mp_pmf(0)), value=value,
+    return BoundedRangeSearch(logit_q=x_star, r=r_star, r_optimum=r_found, q=float(q_mp), p=float(P.mp_pmf(0)), value=value,
                               alpha=found.alpha, per_r=per_r, search_error=search_error, pair=(P, Q))
 
 
