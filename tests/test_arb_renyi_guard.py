@@ -70,3 +70,22 @@ def test_inputs_wider_than_the_goal_end_the_work_after_a_pass_that_did_not_narro
         res = pair_renyi(maker(2.0, 1.25, 1.0, rad=2.0 ** -60))
         assert res.passes == 2
         assert 1e-19 < float(res.divergence.rad()) / float(res.divergence.mid()) < 1e-15
+
+
+@pytest.mark.parametrize("alpha, rho, margin", [(1.125, 3, "0"), (2, 1.5, "-0.25"), (2, 3, "-7")])
+@pytest.mark.parametrize("integral", [False, True])
+def test_a_decided_nonpositive_margin_is_divergence_not_undecided(alpha, rho, margin, integral):
+    """alpha + (1 - alpha) rho^2 = 0 exactly, or decided below 0 by any amount: the density part
+    diverges (eq 34), reported as None, never as an undecided sign."""
+    from countdp.arb.gaussian_renyi import density_part
+    old = ctx.prec
+    ctx.prec = PREC
+    try:
+        make = maker(alpha, rho, 0.5)
+        pair = make()
+        assert pair.alpha + (1 - pair.alpha) * pair.rho ** 2 == arb(margin)
+        assert density_part(pair, integral=integral) is None
+        res = pair_renyi(make, integral=integral)
+        assert res.infinite and res.divergence is None and res.reason
+    finally:
+        ctx.prec = old
