@@ -396,8 +396,8 @@ def worst_bounded_range_pair(eta, grid: int = 161, r_fractions=(0.25, 0.5, 0.75,
         x_star, value, search_error = _polish(x_star, r_star)
     q_mp = 1 / (1 + mpmath.exp(-mpmath.mpf(x_star)))
     P, Q = two_point_pair(q_mp, r_star)
-    return BoundedRangeSearch(logit_q=x_star, r=r_star, r_optimum=r_found, q=float(q_mp), p=float(P.mp_pmf(0)), value=value,
-                              alpha=found.alpha, per_r=per_r, search_error=search_error, pair=(P, Q))
+    return BoundedRangeSearch(logit_q=x_star, r=r_star, r_optimum=r_found, q=float(q_mp), p=float(P.mp_pmf(0)),
+                              value=value, alpha=found.alpha, per_r=per_r, search_error=search_error, pair=(P, Q))
 
 
 def random_bounded_range_pairs(eta, n: int, rng, m: int = 3) -> RandomPairSearch:
