@@ -78,14 +78,10 @@ def test_a_decided_nonpositive_margin_is_divergence_not_undecided(alpha, rho, ma
     """alpha + (1 - alpha) rho^2 = 0 exactly, or decided below 0 by any amount: the density part
     diverges (eq 34), reported as None, never as an undecided sign."""
     from countdp.arb.gaussian_renyi import density_part
-    old = ctx.prec
-    ctx.prec = PREC
-    try:
+    with ctx.workprec(PREC):
         make = maker(alpha, rho, 0.5)
         pair = make()
         assert pair.alpha + (1 - pair.alpha) * pair.rho ** 2 == arb(margin)
         assert density_part(pair, integral=integral) is None
         res = pair_renyi(make, integral=integral)
         assert res.infinite and res.divergence is None and res.reason
-    finally:
-        ctx.prec = old
