@@ -127,7 +127,7 @@ MUTANTS_SAMPLE ?= 150
 MUTANTS_SEED   ?= 20
 MUTANTS_CI_SAMPLE ?= 6
 MUTANTS_CI_SEED   ?= 1
-MUTANTS_TOOL := $(PY) -c 'import cosmic_ray' 2>/dev/null || \
+MUTANTS_TOOL := $(PY) -c 'import cosmic_ray, pytest_cov' 2>/dev/null || \
 	$(PY) -m pip install --disable-pip-version-check -q -c constraints.txt -e '.[test,mutants]'
 
 mutants: setup

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -55,7 +56,7 @@ def tests_command(python: str, tests: list[str], jobs: int) -> list[str]:
 
 
 def mutated_module(tree: Path) -> tuple[str, str]:
-    """The module the mutation changed (its dotted name) and the diff."""
+    """The module the mutation changed (its dotted name) and the diff (``-U0``)."""
     names = subprocess.run(["git", "diff", "--name-only"], cwd=tree, capture_output=True,
                            text=True, check=True).stdout.split()
     if len(names) != 1:  # reported as a mutant that did not run (see report.py)
@@ -67,27 +68,61 @@ def mutated_module(tree: Path) -> tuple[str, str]:
     return ".".join(parts), diff
 
 
+def changed_lines(diff: str) -> list[int]:
+    """The lines of the unmutated file that a ``-U0`` diff changes (``@@ -L[,N] +... @@``)."""
+    lines = []
+    for m in re.finditer(r"^@@ -(\d+)(?:,(\d+))? ", diff, re.M):
+        start, count = int(m.group(1)), int(m.group(2) or 1)
+        lines += range(start, start + max(count, 1))
+    return lines
+
+
+def site_tests(work: Path, plan: dict, module: str, diff: str) -> list[str]:
+    """The unit tests of a mutant: with a coverage map (``plan["coverage"]``), the test files
+    that ran the function enclosing each changed line (coverage_map.py), plus the import map's
+    for a line that runs at import; without one, the import map's tests of the module."""
+    entry = plan["modules"][module]
+    if not plan.get("coverage"):
+        return entry["tests"]
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import coverage_map
+
+    path = "src/" + module.replace(".", "/") + ".py"
+    source = subprocess.run(["git", "show", f"HEAD:{path}"], cwd=work / "tree", check=True,
+                            capture_output=True, text=True).stdout
+    lines = {int(k): set(v) for k, v in
+             json.loads((work / plan["coverage"]).read_text()).get(path, {}).items()}
+    chosen: set[str] = set()
+    for line in changed_lines(diff) or [0]:
+        found = coverage_map.tests_for(lines, source, line)
+        chosen |= (set(entry["tests"]) | set(entry.get("tests_of_file", ()))) if found is None else found
+    return sorted(chosen & set(plan["known_tests"]))
+
+
 def limit(plan: dict, baseline: float | None) -> float | None:
     """FACTOR x the unmutated time + SLACK, or the fixed limit when there was no baseline."""
     return plan["limit"] if baseline is None else plan["factor"] * baseline + plan["slack"]
 
 
-def test_module(work: Path, module: str, baseline: bool) -> dict:
+def test_module(work: Path, module: str, baseline: bool, diff: str = "") -> dict:
     """Claims, then unit tests (all of both for a baseline), each under its time limit."""
     plan = json.loads((work / "plan.json").read_text())
     entry, tree, python = plan["modules"][module], work / "tree", plan["python"]
+    tests = entry["tests"] if baseline else site_tests(work, plan, module, diff)
     record = {"module": module, "claims": "none", "tests": "not-run",
-              "claims_seconds": 0.0, "tests_seconds": 0.0}
+              "claims_seconds": 0.0, "tests_seconds": 0.0, "test_files": tests}
     if entry["claims"]:
         record["claims"], record["claims_seconds"] = _run(
             claims_command(python, entry["claims"], work / "scratch" / "reports", plan["jobs"]),
             tree, None if baseline else limit(plan, entry.get("claims_seconds")),
             work / "scratch" / "claims.log")
     if baseline or record["claims"] not in ("failed", "timeout"):
-        if entry["tests"]:
+        if tests:
+            # (a baseline times the import map's tests: a coverage selection gets the fixed limit)
             record["tests"], record["tests_seconds"] = _run(
-                tests_command(python, entry["tests"], plan["jobs"]), tree,
-                None if baseline else limit(plan, entry.get("tests_seconds")),
+                tests_command(python, tests, plan["jobs"]), tree,
+                None if baseline else limit(plan, None if plan.get("coverage")
+                                            else entry.get("tests_seconds")),
                 work / "scratch" / "tests.log")
         else:
             record["tests"] = "none"
@@ -106,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         record = test_module(work, args.module, baseline=True)
     else:
         module, diff = mutated_module(work / "tree")
-        record = test_module(work, module, baseline=False)
+        record = test_module(work, module, baseline=False, diff=diff)
         record["diff"] = diff
     print(RECORD + json.dumps(record))
     killed = record["claims"] in ("failed", "timeout") or record["tests"] in ("failed", "timeout")

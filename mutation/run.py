@@ -180,9 +180,7 @@ def build_plan(tree: Path, work: Path, modules: set[str], args) -> dict:
     graph = planning.module_graph(lib)
     scripts = planning.file_imports(lib, [p for p in sorted((tree / "paper_checks").glob("*.py"))
                                           if not p.name.startswith("_")])
-    tests = planning.file_imports(lib, [p for p in sorted((tree / "tests").glob("test_*.py"))
-                                        if p.name not in EXCLUDED_TESTS
-                                        and not p.name.startswith("test_harness_")])
+    tests = planning.file_imports(lib, unit_test_files(tree))
     claims = claims_by_script(tree, args.python)
     entries = {}
     for module in sorted(modules):
@@ -191,8 +189,47 @@ def build_plan(tree: Path, work: Path, modules: set[str], args) -> dict:
         entries[module] = chosen
     plan = {"python": args.python, "factor": args.factor, "slack": args.slack, "limit": args.limit,
             "jobs": args.jobs, "modules": entries}
+    if args.select == "coverage" and not args.dry_run:
+        add_coverage(plan, tree, work, [t.name for t in tests], args)
     (work / "plan.json").write_text(json.dumps(plan, indent=1))
     return plan
+
+
+def unit_test_files(tree: Path) -> list[Path]:
+    """The unit tests a mutant may run: ``tests/test_*.py`` but the harness's and the whole-run
+    ones (:data:`EXCLUDED_TESTS`), which check the reports rather than the library."""
+    return [p for p in sorted((tree / "tests").glob("test_*.py"))
+            if p.name not in EXCLUDED_TESTS and not p.name.startswith("test_harness_")]
+
+
+def add_coverage(plan: dict, tree: Path, work: Path, known: list[str], args) -> None:
+    """Measure which unit test runs which line (coverage_map.py) into ``work/coverage.json``:
+    each mutant then runs the test files that ran its function, at any import depth; a line run
+    at import keeps its module's import-map tests and every test that ran a line of its file."""
+    import coverage_map
+
+    started = time.monotonic()
+    key = coverage_map.tree_key(tree, known)
+    cached = args.coverage_cache / f"{key}.json"
+    if cached.is_file():  # measured before on a tree with the same library and tests
+        shutil.copy2(cached, work / "coverage.json")
+    else:
+        data = work / "coverage.sqlite"
+        coverage_map.measure(tree, known, args.jobs, data, args.python)
+        by_line = coverage_map.load(data, tree)
+        (work / "coverage.json").write_text(json.dumps(
+            {f: {str(ln): sorted(t) for ln, t in lines.items()} for f, lines in sorted(by_line.items())}))
+        args.coverage_cache.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(work / "coverage.json", cached)
+    by_line = {f: {int(ln): set(t) for ln, t in lines.items()}
+               for f, lines in json.loads((work / "coverage.json").read_text()).items()}
+    for module, entry in plan["modules"].items():
+        path = "src/" + module.replace(".", "/") + ".py"
+        ran = set().union(*by_line.get(path, {}).values()) - {coverage_map.OUTSIDE}
+        entry["tests_of_file"] = sorted(ran & set(known))
+    plan.update(coverage="coverage.json", known_tests=sorted(known),
+                coverage_seconds=round(time.monotonic() - started, 1))
+    print(f"coverage of {len(known)} test files measured in {plan['coverage_seconds']:.0f} s", flush=True)
 
 
 def time_baselines(work: Path, plan: dict) -> None:
@@ -233,6 +270,11 @@ def parse_args(argv):
     p.add_argument("--triage", type=Path, default=HERE / "triage.toml")
     p.add_argument("--script-depth", type=int, default=2)
     p.add_argument("--test-depth", type=int, default=1)
+    p.add_argument("--coverage-cache", type=Path, default=ROOT / "build" / "mutation-coverage",
+                   help="coverage maps by the hash of the library and test files they were measured on")
+    p.add_argument("--select", choices=("coverage", "imports"), default="coverage",
+                   help="a mutant's unit tests: those that ran its function, measured by coverage "
+                        "once per run (default), or those whose imports reach its module (--test-depth)")
     p.add_argument("--factor", type=float, default=3.0, help="time limit: FACTOR x unmutated + SLACK")
     p.add_argument("--slack", type=float, default=10.0)
     p.add_argument("--no-baseline", dest="baseline", action="store_false",

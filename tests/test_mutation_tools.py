@@ -168,3 +168,101 @@ def test_resume_restores_the_tree_runs_the_session_and_adds_up_the_time(tmp_path
     done = json.loads((work / "run.json").read_text())
     assert done["seed"] == 28 and 100.0 < done["seconds"] < 160.0
     assert written == ({} if interrupted else {"seconds": done["seconds"]})
+
+
+# ---- the coverage selection of a mutant's unit tests (mutation/coverage_map.py) ---------------
+
+_SOURCE = '''\
+LIMIT = 3
+
+
+def outer(x):
+    def inner(y):
+        return y + LIMIT
+    return inner(x) * 2
+
+
+def called_at_import():
+    return 1
+
+
+VALUE = called_at_import()
+
+
+def default_arg(a=LIMIT):
+    return a
+'''
+
+
+def test_the_enclosing_body_is_the_innermost_function_and_none_at_import_time():
+    import coverage_map
+    assert coverage_map.enclosing_body(_SOURCE, 6) == (6, 6)     # inner's body
+    assert coverage_map.enclosing_body(_SOURCE, 7) == (5, 7)     # outer's body holds inner
+    for line in (1, 4, 14, 17):  # a constant, a def line (decorators, defaults), a module call
+        assert coverage_map.enclosing_body(_SOURCE, line) is None
+
+
+def test_a_mutant_runs_the_tests_that_ran_its_function_and_the_import_map_at_import_time():
+    """tests_for: the test files that ran any line of the enclosing function (a mutant on a line
+    no test reached gets no unit test); None (the import map's tests as well) for a line run at
+    import, or in a function that also ran outside any test."""
+    import coverage_map
+    lines = {1: {""}, 6: {"test_a.py"}, 7: {"test_b.py"}, 11: {"", "test_c.py"}, 14: {""}}
+    assert coverage_map.tests_for(lines, _SOURCE, 6) == {"test_a.py"}
+    assert coverage_map.tests_for(lines, _SOURCE, 7) == {"test_a.py", "test_b.py"}
+    assert coverage_map.tests_for({}, _SOURCE, 6) == set()
+    assert coverage_map.tests_for(lines, _SOURCE, 11) is None
+    assert coverage_map.tests_for(lines, _SOURCE, 1) is None
+    assert coverage_map.test_file("tests/test_x.py::TestA::test_b[1-a::b]|run") == "test_x.py"
+    assert coverage_map.test_file("") == ""
+
+
+def test_the_coverage_data_is_read_by_test_file_and_line(tmp_path):
+    from coverage import CoverageData
+    import coverage_map
+    tree = tmp_path / "tree"
+    (tree / "src" / "pkg").mkdir(parents=True)
+    mod = tree / "src" / "pkg" / "m.py"
+    mod.write_text(_SOURCE)
+    data = CoverageData(basename=str(tmp_path / "cov.sqlite"))
+    for context, lines in (("", [1, 4, 14]), ("tests/test_a.py::test_one|run", [6, 7]),
+                           ("tests/test_a.py::test_two|setup", [6]), ("tests/test_b.py::t|run", [7])):
+        data.set_context(context)
+        data.add_lines({str(mod): lines})
+    data.write()
+    found = coverage_map.load(tmp_path / "cov.sqlite", tree)
+    assert found == {"src/pkg/m.py": {1: {""}, 4: {""}, 14: {""}, 6: {"test_a.py"},
+                                      7: {"test_a.py", "test_b.py"}}}
+
+
+def test_the_changed_lines_of_a_mutant_are_read_from_its_diff():
+    import command
+    diff = ("diff --git a/src/x.py b/src/x.py\n--- a/src/x.py\n+++ b/src/x.py\n"
+            "@@ -42 +42 @@ def f():\n-    return a + b\n+    return a - b\n"
+            "@@ -50,2 +50,2 @@\n-x\n-y\n+u\n+v\n")
+    assert command.changed_lines(diff) == [42, 50, 51]
+
+
+def test_a_mutant_site_gets_its_coverage_tests_or_its_module_tests_at_import(tmp_path):
+    """command.site_tests: without a coverage map the import map's tests; with one, the tests
+    that ran the mutated function (within the known test files), and for a line run at import
+    the import map's tests together with every test that ran a line of the file."""
+    import json
+    import subprocess
+    import command
+    tree = tmp_path / "tree"
+    (tree / "src" / "pkg").mkdir(parents=True)
+    (tree / "src" / "pkg" / "m.py").write_text(_SOURCE)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@localhost"]
+    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "unmutated"]):
+        subprocess.run(git + cmd, cwd=tree, check=True)
+    entry = {"tests": ["test_import.py"], "tests_of_file": ["test_a.py", "test_gone.py"]}
+    plan = {"modules": {"pkg.m": entry}}
+    assert command.site_tests(tmp_path, plan, "pkg.m", "@@ -6 +6 @@\n") == ["test_import.py"]
+    (tmp_path / "coverage.json").write_text(json.dumps(
+        {"src/pkg/m.py": {"6": ["test_a.py"], "7": ["test_b.py", "test_unknown.py"], "1": [""]}}))
+    plan.update(coverage="coverage.json", known_tests=["test_a.py", "test_b.py", "test_import.py"])
+    assert command.site_tests(tmp_path, plan, "pkg.m", "@@ -6 +6 @@\n") == ["test_a.py"]
+    assert command.site_tests(tmp_path, plan, "pkg.m", "@@ -7 +7 @@\n") == ["test_a.py", "test_b.py"]
+    assert command.site_tests(tmp_path, plan, "pkg.m", "@@ -1 +1 @@\n") == ["test_a.py", "test_import.py"]
+    assert command.site_tests(tmp_path, plan, "pkg.m", "@@ -11 +11 @@\n") == []
