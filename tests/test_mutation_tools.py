@@ -266,3 +266,16 @@ def test_a_mutant_site_gets_its_coverage_tests_or_its_module_tests_at_import(tmp
     assert command.site_tests(tmp_path, plan, "pkg.m", "@@ -7 +7 @@\n") == ["test_a.py", "test_b.py"]
     assert command.site_tests(tmp_path, plan, "pkg.m", "@@ -1 +1 @@\n") == ["test_a.py", "test_import.py"]
     assert command.site_tests(tmp_path, plan, "pkg.m", "@@ -11 +11 @@\n") == []
+
+
+@pytest.mark.parametrize("k, n", [(120, 150), (0, 10), (10, 10), (72, 89), (1, 1)])
+def test_the_wilson_interval_ends_solve_its_quadratic_and_hold_the_sample_score(k, n):
+    """Each end x of the 95 % interval solves (k/n - x)^2 = z^2 x (1 - x) / n, and k/n lies
+    between them (the ends are clipped to [0, 1] only where a root is 0 or 1 itself)."""
+    lo, hi = report.wilson(k, n)
+    z, p = 1.959964, k / n
+    for x in (lo, hi):
+        assert (p - x) ** 2 == pytest.approx(z * z * x * (1 - x) / n, rel=5e-3, abs=1e-6)  # (4 digits)
+    assert lo <= p <= hi and lo < hi
+    assert report.wilson(0, 0) is None
+    assert report.wilson(120, 150) == [0.7289, 0.8562]
