@@ -81,6 +81,7 @@ def mutant_entry(item, result, tree: Path, core_modules) -> dict:
             "ran": ran, "claims": _outcome(record.get("claims", "unknown")),
             "tests": _outcome(record.get("tests", "unknown")),
             "killed_by_claims": bool(ran and by_claims), "killed": bool(ran and (by_claims or by_tests)),
+            "test_files": record.get("test_files"),
             "seconds": round(record.get("claims_seconds", 0.0) + record.get("tests_seconds", 0.0), 2),
             "job_id": item.job_id}
 
