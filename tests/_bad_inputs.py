@@ -51,6 +51,13 @@ def _mech(name):
     return make
 
 
+def _symmetric_cgf(u):
+    from countdp.laws import airy
+    from countdp.laws.symmetric import symmetric_score_cgf
+
+    return symmetric_score_cgf(airy.mp_logpdf, airy.mp_score, u, 15)
+
+
 def _reference():
     return __import__("countdp.laws.reference", fromlist=["x"])
 
@@ -269,6 +276,8 @@ CASES: list[tuple[str, str, tuple, Callable[[], Any]]] = [
     ("Airy.v(10**170)", E, ("n",), lambda: AIRY(0.1, 1).v(10**170)),
     ("Airy.v(10**400)", E, ("n",), lambda: AIRY(0.1, 1).v(10**400)),
     ("Airy.v_array([1e300])", R, ("n",), lambda: AIRY(0.1, 1).v_array([1e300])),
+    ("symmetric_score_cgf(Airy, u=-0.5)", R, ("u",), lambda: _symmetric_cgf(-0.5)),
+    ("symmetric_score_cgf(Airy, u=nan)", R, ("u",), lambda: _symmetric_cgf(NAN)),
     ("Airy(0.999, 1e-9).b (calibration at rho = 0.999)", V, (), lambda: AIRY(0.999, 1e-9).b),
     ("Airy(1e-300, 1).v(1)", E, ("n", "r0"), lambda: AIRY(TINY, 1).v(1)),
     ("Airy(1e-300, 1).t", E, ("t", "mp_t"), lambda: AIRY(TINY, 1).t),

@@ -16,3 +16,12 @@ def test_interpolation_margin_certified_for_c0_but_not_for_a_larger_constant():
     assert certify_interpolation_margin().verdict is Verdict.PROVED_TRUE
     # with |a1'| = 4.1 (c0 ~ 20) the margin's slope Q turns negative inside [0, 1/2]
     assert certify_interpolation_margin(a1p="-4.1", max_boxes=200).verdict is not Verdict.PROVED_TRUE
+
+
+def test_each_piece_counts_the_boxes_that_decided_it():
+    """A piece decided by one comparison (it keeps that ball) took exactly one box; a branch and
+    bound piece at least one, and no more than its limit."""
+    for pieces in (certify_symmetric(max_boxes=4000), certify_one_sided(max_boxes=4000)):
+        single = [p for p in pieces if p.ball is not None]
+        assert len(single) == 2 and all(p.boxes == 1 for p in single)
+        assert all(1 <= p.boxes <= 4000 for p in pieces)

@@ -273,3 +273,8 @@ def test_delta_at_eps_alone_is_integrated_where_clipping_matters(n):
     lo, hi = budget.edge(n)
     assert ex.delta_error >= 0
     assert float(ex.delta) == pytest.approx(released_delta_f(0.9, 0.05, lo, hi, 1.0), rel=1e-7, abs=0)
+
+
+def test_the_edge_of_a_count_is_the_pair_below_it_and_zero_ones_is_zero_one():
+    assert budget.edge(0) == (0, 1)
+    assert [budget.edge(n) for n in (1, 2, 10)] == [(0, 1), (1, 2), (9, 10)]

@@ -53,3 +53,17 @@ def test_each_line_of_a_count_block_shows_its_own_number():
         assert mpmath.mpf(bound_line.split()[2]) == mpmath.mpf(output.significant(row.error_bound, 6))
         target_line = next(ln for ln in block.splitlines() if ln.startswith("  r max(n, 1)"))
         assert mpmath.mpf(target_line.split()[3]) == mpmath.mpf(output.significant(row.target, 6))
+
+
+def test_the_error_bars_of_a_conversion_have_three_significant_digits():
+    """eps_error and delta_error are written at 3 significant digits (the values at the working
+    precision): 1.95e-9, not 2e-9 or the full 30 digits."""
+    b = guarantee(0.05, 1, 10, delta=1e-6, eps=1.0)
+    found = 0
+    for cv, row in zip(b.rows[0].conversions, output.to_json(b)["rows"][0]["conversions"]):
+        for key in ("eps_error", "delta_error"):
+            if getattr(cv, key):
+                assert row[key] == output.significant(getattr(cv, key), 3)
+                assert len(row[key].split("e")[0].replace(".", "")) == 3
+                found += 1
+    assert found >= 4

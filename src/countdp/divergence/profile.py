@@ -32,7 +32,7 @@ from ..laws.base import check_law
 from ..numerics import validate
 from ..numerics.estimate import Estimate
 from ..numerics.quadrature import smooth_quad
-from ..numerics.roots import root_tolerance, solve_decreasing
+from ..numerics.roots import newton_decreasing, root_tolerance, solve_decreasing
 from ..numerics.tolerance import working_precision
 from .renyi import log_density_pair
 from .standardise import standardised
@@ -443,61 +443,25 @@ def _log_profile(P: Law, Q: Law, target, method: str) -> Callable[[object], _Log
     return F
 
 
-def _next_candidate(x, gx, dx, lo, hi):
-    """A Newton step from x, or a doubling (no upper end yet) or bisection step instead."""
-    cand = None
-    if dx is not None and dx < 0 and not mpmath.isinf(gx):
-        cand = x - gx / dx
-    if hi is None:
-        if cand is None or not cand > lo:
-            cand = 2 * lo + 1
-        if cand > 1e6 * (1 + lo):
-            cand = 2 * lo + 1
-    elif cand is None or not (lo < cand < hi):
-        cand = (lo + hi) / 2
-    return cand
-
-
 def _eps_one_way(P: Law, Q: Law, delta, method, rel_tol) -> _OneWay:
     """Safeguarded Newton on g(eps) = log delta_{P||Q}(eps) - log delta, with the exact slope
-    (see :func:`_log_profile`); a bisection step whenever Newton leaves the bracket."""
+    (see :func:`_log_profile`; :func:`countdp.numerics.roots.newton_decreasing`)."""
     F = _log_profile(P, Q, mpmath.log(delta), method)
     start = F(mpmath.mpf(0))
     if start.g <= 0:
         return _OneWay(mpmath.mpf(0), start.profile.error)
-    lo, hi = mpmath.mpf(0), None
-    x, gx, dx, px = lo, start.g, start.slope, start.profile
-    last_step = INF
-    for _ in range(200):
-        cand = _next_candidate(x, gx, dx, lo, hi)
-        if hi is None and cand > mpmath.mpf(2) ** 70:
-            return _OneWay(INF, mpmath.mpf(0), f"the profile stays above delta = {mpmath.nstr(delta, 6)} "
-                           "for every eps (an atom of P where Q has none)")
-        point = F(cand)
-        gc, dc, pc = point.g, point.slope, point.profile
-        last_step = abs(cand - x)
-        x, gx, dx, px = cand, gc, dc, pc
-        if gc > 0:
-            lo = cand
-        else:
-            hi = cand
-        if gc == 0:
-            break
-        tol = mpmath.mpf(rel_tol) * (1 + abs(x))
-        if last_step <= tol or (hi is not None and hi - lo <= tol):
-            break
-        if dc is not None and dc < 0 and not mpmath.isinf(gc) and abs(gc / dc) <= tol / 4:
-            x = x - gc / dc
-            last_step = abs(gc / dc)
-            break
+    root = newton_decreasing(F, mpmath.mpf(0), rel_tol, start=start)
+    if root.x == INF:
+        return _OneWay(INF, mpmath.mpf(0), f"the profile stays above delta = {mpmath.nstr(delta, 6)} "
+                       "for every eps (an atom of P where Q has none)")
     # error: the last step (an upper bound once Newton converges quadratically) plus the
     # profile's own error turned into eps through the slope d log(delta)/d eps
-    err = last_step
+    err, dx, px = root.last_step, root.point.slope, root.point.profile
     if dx is not None and dx < 0 and px.value > 0:
         err += px.error / px.value / abs(dx)
-    elif hi is not None and hi > lo:
-        err += hi - lo
-    return _OneWay(x, err)
+    elif root.hi is not None and root.hi > root.lo:
+        err += root.hi - root.lo
+    return _OneWay(root.x, err)
 
 
 def eps_of_delta(P: Law, Q: Law, delta, method: str = "auto", both: bool = True,
