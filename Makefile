@@ -30,7 +30,7 @@ COUNTDP := $(RUN) -m countdp
 
 # countdp, budget: the command without activation
 .PHONY: countdp budget
-.PHONY: help setup browser latex note reproduce quick faults mutants mutants-ci figures check test docs screenshot bench dist test-wheel test-matrix clean distclean
+.PHONY: help setup browser latex note reproduce quick faults mutants mutants-ci mutants-retest figures check test docs screenshot bench dist test-wheel test-matrix clean distclean
 
 help:
 	@echo "make reproduce           every paper check (JOBS=$(JOBS)): $(REPORTS)/ and $(FIGURES)/; fails if a claim fails"
@@ -40,6 +40,8 @@ help:
 	@echo "make mutants             mutation testing (cosmic-ray) of a seeded sample of the library's mutants:"
 	@echo "                         $(REPORTS)/mutants.json and .md (MUTANTS_SAMPLE=$(MUTANTS_SAMPLE) MUTANTS_SEED=$(MUTANTS_SEED))"
 	@echo "make mutants-ci          the same for a small fixed sample of the trusted core (CI)"
+	@echo "make mutants-retest      every triaged survivor put back and run against today's unit tests"
+	@echo "                         (RETEST=\"loss_cgf.py profile.py\" for some files); fails if a real one survives"
 	@echo "make figures             the figures only, into $(FIGURES)/"
 	@echo "make check CLAIM=ID [DPS=50]   one claim, printed in full, at the given precision"
 	@echo "make countdp ARGS=\"...\"     any countdp command, no activation needed (ARGS=\"list\", ARGS=\"--help\")"
@@ -142,6 +144,11 @@ mutants-ci: setup
 	$(RUN) mutation/run.py --scope core --sample $(MUTANTS_CI_SAMPLE) --seed $(MUTANTS_CI_SEED) \
 		--no-baseline --limit 300 --jobs $(JOBS) --select imports --name mutants-ci --work build/mutation-ci \
 		--reports $(REPORTS)
+
+# the survivors of mutation/triage.toml, each put back into a copy of the checkout and run
+# against the unit tests that import its module (mutation/retest.py): which are killed today
+mutants-retest: setup
+	$(RUN) mutation/retest.py $(if $(RETEST),--files $(RETEST),) --json $(REPORTS)/mutants-retest.json
 
 figures: setup
 	$(COUNTDP) figures --jobs $(JOBS) --figures $(FIGURES)

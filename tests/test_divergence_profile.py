@@ -15,6 +15,7 @@ from countdp.laws import Gaussian, PointMass
 
 
 pytestmark = pytest.mark.mp_dps(30)
+INF = mpmath.inf
 
 
 @pytest.mark.parametrize("bad", [
@@ -208,3 +209,55 @@ def test_the_gaussian_closed_form_refuses_arguments_beyond_the_normal_cdfs_range
     for mu, eps in (("2.2e100", 0), ("3e100", "1"), ("1e-3", "1.1e97")):
         with pytest.raises(ValueError, match=r"mu and eps must keep mu/2 \+ eps/mu <= 1e100"):
             profile.gaussian_hockey_stick(mpmath.mpf(mu), mpmath.mpf(eps))
+
+
+# ---- the pieces of the density profile, each against its own contract -------------------------
+
+def test_the_quadrature_rule_is_gauss_legendre_unless_a_density_declares_a_kink():
+    from countdp.laws.reference import Laplace
+    smooth, kinked = Gaussian(0, 1).density, Laplace(0, 1).density
+    assert profile._rule(smooth, smooth) == "gauss-legendre"
+    assert profile._rule(kinked, smooth) == "tanh-sinh"
+    assert profile._rule(smooth, kinked) == "tanh-sinh"
+    assert profile._rule(kinked, kinked) == "tanh-sinh"
+
+
+@pytest.mark.parametrize("where", [1e-3, 0.5, 1 - 1e-3])
+def test_the_sign_scan_finds_a_crossing_in_every_cell_of_its_grid_the_last_one_included(where):
+    # D decreasing with its root at a fraction `where` of the last of the 200 cells of the window
+    win = profile._Window(-INF, INF, mpmath.mpf(0), mpmath.mpf(1), mpmath.mpf(0), mpmath.mpf(1))
+    a, b, points = mpmath.mpf(-40), mpmath.mpf(40), 201
+    root = b - (b - a) / (points - 1) * (1 - mpmath.mpf(where))
+    found = profile._crossings(lambda t: root - t, win, 40, points)
+    assert len(found) == 1 and abs(found[0] - root) < mpmath.mpf(10) ** -20
+
+
+def test_the_sign_scan_starts_just_inside_a_finite_lower_end():
+    win = profile._Window(mpmath.mpf(0), INF, mpmath.mpf(1), mpmath.mpf(1), mpmath.mpf(1), mpmath.mpf(1))
+    seen = []
+
+    def D(t):
+        seen.append(t)
+        return 1 - t
+    profile._crossings(D, win, 40, 201)
+    assert 0 < seen[0] < mpmath.mpf(10) ** -10 and min(seen) == seen[0]
+
+
+def test_the_rounding_bound_of_d_is_four_times_its_measured_change_plus_an_ulp():
+    win = profile._Window(mpmath.mpf(-5), mpmath.mpf(5), mpmath.mpf(0), mpmath.mpf(1), mpmath.mpf(1),
+                          mpmath.mpf(1))
+    eps = mpmath.mpf(3)
+    floor = 4 * mpmath.eps * (1 + eps)
+    # D exact at every precision: only the floor of one ulp of (1 + eps), four times
+    assert profile._rounding_of_D(lambda t: mpmath.mpf(1) / 4, win, [], eps) == floor
+    # D that moves by 10^5 ulps with 15 more digits, read at the centres and crossings inside
+    # the window (the points beyond and at its ends are not read)
+    read = []
+
+    def D(t):
+        read.append(t)
+        return mpmath.mpf(10) ** (5 - mpmath.mp.dps)
+    bound = profile._rounding_of_D(D, win, [mpmath.mpf(v) for v in (2, 7, 5, -5)], eps)
+    change = mpmath.mpf(10) ** (5 - mpmath.mp.dps) - mpmath.mpf(10) ** (5 - mpmath.mp.dps - 15)
+    assert bound >= 4 * change and bound <= 4 * change * (1 + mpmath.mpf(10) ** -6) + floor
+    assert not {mpmath.mpf(7), mpmath.mpf(5), mpmath.mpf(-5)} & set(read) and {mpmath.mpf(0), mpmath.mpf(1), mpmath.mpf(2)} <= set(read)

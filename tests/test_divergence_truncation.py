@@ -177,3 +177,18 @@ def test_the_convex_sandwich_is_tight_on_a_nearly_flat_integrand(T):
     bar = logI.error + s.rounding
     assert s.lower - bar <= logI.value <= s.upper + bar
     assert s.upper - s.lower <= 1e-5
+
+
+@pytest.mark.parametrize("side", [1, -1])
+def test_nodes_pile_up_geometrically_towards_an_end_where_the_integrand_grows_only(side):
+    # N(0, 1) vs N(side, 1) at alpha = 50: the integrand's peak sits at (1 - alpha) side = -49 side,
+    # outside [-10, 10]; it grows towards the end -10 side with |g'| = 39 there and decays
+    # towards the other end
+    P, Q, alpha, T = Gaussian(0, 1), Gaussian(side, 1), 50, mpmath.mpf(10)
+    g = truncation.log_renyi_integrand(P, Q, alpha)
+    nodes = truncation._quadrature_nodes(P, Q, g, truncation.quadratic_coefficient(P, Q, alpha), T)
+    assert nodes == sorted(nodes) and nodes[0] == -T and nodes[-1] == T
+    near_grow = sorted(side * x + T for x in nodes if 0 < side * x + T < 1)
+    assert min(near_grow) <= 1 / mpmath.mpf(39) and len(near_grow) >= 3
+    assert all(b / a >= 4 for a, b in zip(near_grow, near_grow[1:]))   # a geometric pile
+    assert [x for x in nodes if T - mpmath.mpf("0.5") < side * x < T] == []   # none at the other end

@@ -279,3 +279,39 @@ def test_the_wilson_interval_ends_solve_its_quadratic_and_hold_the_sample_score(
     assert lo <= p <= hi and lo < hi
     assert report.wilson(0, 0) is None
     assert report.wilson(120, 150) == [0.7289, 0.8562]
+
+
+# ---- retest.py: the triaged survivors put back and run against today's tests ---------------
+
+def test_a_triaged_line_is_found_by_its_text_the_line_number_only_a_hint():
+    import retest
+    lines = ["a = 1\n", "    b = a + 1\n", "c = 3\n", "    b = a + 1\n"]
+    assert retest.locate(lines, "b = a + 1", 4) == 3          # the hint matches
+    assert retest.locate(lines, "b = a + 1", 3) == 1          # the nearest match to a stale hint
+    assert retest.locate(lines, "b = a + 1", 99) == 3
+    assert retest.locate(lines, "d = 4", 1) is None           # the line is gone
+    text = "def f(x):\n    return 2 * x\n"
+    assert retest.mutate(text, "return 2 * x", "return 2 + x", 2) == "def f(x):\n    return 2 + x\n"
+    assert retest.mutate(text, "return 3 * x", "return 3 + x", 2) is None
+
+
+def test_retest_tells_killed_survived_and_gone_apart(tmp_path):
+    import retest
+    (tmp_path / "src" / "countdp").mkdir(parents=True)
+    (tmp_path / "tests").mkdir()
+    module = tmp_path / "src" / "countdp" / "toy.py"
+    module.write_text("def double(x):\n    return 2 * x\n")
+    (tmp_path / "tests" / "test_toy.py").write_text(
+        "from countdp.toy import double\n\ndef test_double():\n    assert double(3) == 6\n")
+    tests = {"countdp.toy": ["test_toy.py"]}
+    entry = {"file": "src/countdp/toy.py", "line": 2, "operator": "op", "class": "real",
+             "source": "return 2 * x"}
+    rows = {m: retest.retest(dict(entry, mutant=m), tmp_path, tests, sys.executable, 1, 120)
+            for m in ("return 2 + x", "return x * 2")}
+    assert rows["return 2 + x"]["outcome"] == "killed"
+    assert rows["return 2 + x"]["failed"] == ["tests/test_toy.py::test_double"]
+    assert rows["return x * 2"]["outcome"] == "survived"
+    assert module.read_text() == "def double(x):\n    return 2 * x\n"   # restored after each
+    gone = retest.retest(dict(entry, source="return 3 * x", mutant="return 3 + x"), tmp_path,
+                         tests, sys.executable, 1, 120)
+    assert gone["outcome"] == "gone"
