@@ -27,6 +27,7 @@ sys.path.insert(0, str(HERE))
 
 import plan as planning  # noqa: E402
 import report  # noqa: E402
+from command import tests_command  # noqa: E402
 from run import unit_test_files  # noqa: E402
 
 ROOT = HERE.parent
@@ -84,8 +85,7 @@ def retest(entry: dict, tree: Path, tests: dict[str, list[str]], python: str, jo
         return dict(row, outcome="gone", tests=[], seconds=0.0)
     module = planning.module_name(tree, path)
     chosen = tests.get(module, [])
-    cmd = [python, "-m", "pytest", "-q", "-x", "-p", "no:randomly", "-p", "no:cacheprovider",
-           "-n", str(jobs if jobs > 1 else 0), *[f"tests/{t}" for t in chosen]]
+    cmd = tests_command(python, chosen, jobs)
     path.write_text(mutated)
     start = time.monotonic()
     try:
