@@ -120,6 +120,10 @@ def test_interior_maximum_found():
     lib = renyi.renyi(*epsilon_dp.krr_pair(1, 10), r.alpha)
     assert abs(lib.value / r.alpha - r.value) < 1e-20
     assert isinstance(r.alpha, float) and not isinstance(r.best().alpha, str)
+    # branch and bound splits only the cells whose bound rises above the best value: the first
+    # cell (1, alpha_min] is already below it, so no order below alpha_min is evaluated
+    d = r.best()
+    assert d.first_bound < r.value and d.alphas[0] == 1 + 1e-6
 
 
 @settings(max_examples=10, deadline=None)
