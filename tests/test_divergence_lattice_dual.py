@@ -51,3 +51,20 @@ def test_next_ratio_solves_its_step(u, target):
     dir_ = next_ratio("dirichlet", u, target)
     c = 2 - math.exp(u / 2) - target
     assert (dir_ == math.inf) if c <= 0 else math.exp(-dir_ / 2) == pytest.approx(c, rel=1e-14, abs=0)
+
+
+class _NoLambertW:
+    """scipy.special without Lambert W: the fallback is not to be reached."""
+
+    def __getattr__(self, name):
+        raise AssertionError(f"special.{name} called: Newton did not settle")
+
+
+@pytest.mark.parametrize("c,guess", [(0.5, 0.6), (-5.0, -1.2), (20.0, 19.5), (3.0, 0.0), (-50.0, -3.0), (-300.7, -5.4)])
+def test_symmetric_next_settles_by_newton_from_a_guess_near_the_root(monkeypatch, c, guess):
+    """The shooting's guess is the previous log-ratio, close to the root: Newton's step falls
+    below 1e-16 (1 + |u|) well within its 40 steps, and the Lambert W fallback is not reached."""
+    import countdp.divergence.lattice_dual as module
+    monkeypatch.setattr(module, "special", _NoLambertW())
+    u = _symmetric_next(c, guess)
+    assert u - math.exp(-u) == pytest.approx(c, rel=1e-14, abs=1e-14)
