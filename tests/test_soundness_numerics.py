@@ -152,6 +152,22 @@ def test_an_end_singularity_shows_in_the_outermost_terms():
     assert max(smooth[0], smooth[-1]) < 1e-12 / 3
 
 
+def test_the_nodes_are_symmetric_in_t_about_the_middle_node():
+    """Both rules sum over t = k h for k = -N .. N: on a finite piece the nodes mirror about its
+    midpoint with equal weights (so an odd integrand about the midpoint sums to 0), on a
+    half-infinite one the middle node (t = 0) sits one scale from the end; the coarse level is
+    every second node from t = 0 outward, so it is symmetric as well."""
+    x, w, coarse = piece_nodes(-1.0, 1.0, 1.0)
+    assert len(x) % 2 == 1 and x[len(x) // 2] == 0.0
+    assert np.array_equal(x[::-1], -x) and np.array_equal(w[::-1], w)
+    assert np.array_equal(coarse[::-1], coarse) and coarse[len(x) // 2]
+    assert float(np.sum(w * x ** 3)) == pytest.approx(0.0, abs=1e-16)
+    y, v, coarse = piece_nodes(2.0, np.inf, 3.0)
+    assert len(y) % 2 == 1 and y[len(y) // 2] == 5.0 and coarse[len(y) // 2]
+    z, u, _ = piece_nodes(-np.inf, 2.0, 3.0)
+    assert np.allclose(z, 4.0 - y, rtol=4 * MACH, atol=4 * MACH) and np.array_equal(u, v)
+
+
 def test_a_piece_needs_a_finite_end():
     with pytest.raises(ValueError, match="a piece needs at least one finite end"):
         piece_nodes(-np.inf, np.inf, 1.0)
