@@ -85,3 +85,14 @@ def test_the_large_alpha_bound_is_the_sub_gaussian_constant_times_a_over_a_minus
         assert b.overlaps(I * arb("0.01") / 2 * arb(11) / 10)
         with pytest.raises(Undecided):
             large_alpha_bound("0.1", 1)
+
+
+def test_a_moment_ratio_above_one_is_disproved_not_proved(monkeypatch):
+    """The bound of the k = 2 moment made 0.6 times its size: its ratio (about 1.26) is above 1,
+    so the item is disproved and the certificate not proved (the ratio is compared with 1)."""
+    bound = formulas.airy_score_moment_bound
+    real = bound.ball
+    monkeypatch.setattr(bound, "ball", lambda k, a: real(k, a) * (arb("0.6") if k == 2 else 1))
+    c = certify_score_subgaussian(k_quad=3, prec=64)
+    assert c.moments[1].verdict is Verdict.PROVED_FALSE and c.moments[2].verdict is Verdict.PROVED_TRUE
+    assert c.verdict is not Verdict.PROVED_TRUE

@@ -1,6 +1,7 @@
 """countdp.divergence.renyi: the Renyi engine -- closed forms, quadrature, atoms and integer laws,
 infinite divergences with reasons, and bad-input handling."""
 
+import math
 import re
 
 import mpmath
@@ -9,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from _densities import UnplacedNormal, normal_part
 from _designs import cs, design, fracs, rs
-from countdp.divergence.renyi import gaussian_renyi, kl, renyi
+from countdp.divergence.renyi import _locate_peak, gaussian_renyi, kl, log_integrand, renyi
 from countdp.laws import (ContinuousLaw, FinitePmf, Gaussian, IntegerLaw, LogShiftedGaussian, MixedLaw,
                           PointMass)
 from countdp.mechanisms import ShiftedLogGaussian
@@ -324,3 +325,17 @@ class _Flat(IntegerLaw):
 def test_a_sum_over_more_integers_than_the_limit_is_refused():
     with pytest.raises(ValueError, match="has not converged within 50000 integers"):
         renyi(_Flat(), _Flat(), 2)
+
+
+@pytest.mark.parametrize("sp, sq, mu, alpha", [(1.0, 1.0, 1.0, 2.0), (2.0, 3.0, 1.0, 1.5), (3.0, 2.0, -2.0, 1.5),
+                                               (0.5, 0.7, 0.3, 1.1), (4.0, 4.0, 3.0, 1.0)])
+def test_the_integrands_peak_is_the_vertex_and_its_width_the_curvature(sp, sq, mu, alpha):
+    """For P = N(0, sp^2), Q = N(mu, sq^2) the log-integrand is a parabola with
+    g'' = -alpha/sp^2 + (alpha - 1)/sq^2 < 0 and vertex x* = (alpha - 1) mu/sq^2 / g'': the peak
+    that places the quadrature's nodes and the tail probes sits there, and its width is
+    1/sqrt(-g'') (above and below the laws' own scale as well as equal to it)."""
+    pd, qd = Gaussian(0, sp).density, Gaussian(mu, sq).density
+    gpp = -alpha / sp ** 2 + (alpha - 1) / sq ** 2
+    peak = _locate_peak(log_integrand(pd, qd, mpmath.mpf(alpha)), pd, qd, mpmath.mpf(alpha))
+    assert peak.t == pytest.approx((alpha - 1) * mu / sq ** 2 / gpp, rel=0, abs=1e-6 * sp)
+    assert peak.width == pytest.approx(1 / math.sqrt(-gpp), rel=1e-6, abs=0)

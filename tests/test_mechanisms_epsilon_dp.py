@@ -32,6 +32,17 @@ def test_discrete_laplace_window_and_pmf():
         assert abs(a.value - b.value) <= a.error + b.error + mpmath.mpf(10) ** -25
 
 
+def test_the_discrete_laplace_pair_is_for_sensitivity_one_by_default():
+    """Without Delta, the neighbours of a counting query: DLap(0, eps) and DLap(1, eps), whose
+    D_alpha the class merge (two classes, Delta = 1 by default too) gives as well."""
+    P, Q = epsilon_dp.discrete_laplace_pair(0.7)
+    assert (P.m, Q.m) == (0, 1) and P.a == Q.a == mpmath.mpf(0.7)
+    Pc, Qc = epsilon_dp.discrete_laplace_loss_classes(0.7)
+    assert len(Pc.table) == 2
+    a, b = mp_renyi(P, Q, 2), mp_renyi(Pc, Qc, 2)
+    assert abs(a.value - b.value) <= a.error + b.error + mpmath.mpf(10) ** -25
+
+
 def test_samplers_frequencies():
     rng = np.random.default_rng(7)
     y = epsilon_dp.krr_release(np.zeros(200_000, dtype=int), 1.0, 5, rng)

@@ -199,8 +199,9 @@ def log_density_pair(pd: Density, qd: Density):
     return parts
 
 
-def density_renyi_integral(pd: Density, qd: Density, alpha):
-    """(integral, error, reason-if-infinite) of p^alpha q^(1-alpha) (or p log p/q when alpha = 1)."""
+def log_integrand(pd: Density, qd: Density, alpha):
+    """g(t) = alpha lp + (1 - alpha) lq in P's coordinate t (lp alone for alpha = 1, the KL's
+    weight): +inf where Q's density vanishes and P's does not, -inf where P's does."""
     is_kl = alpha == 1
     parts = log_density_pair(pd, qd)
 
@@ -212,6 +213,14 @@ def density_renyi_integral(pd: Density, qd: Density, alpha):
             return INF  # P has mass where Q has none
         return lp if is_kl else alpha * lp + (1 - alpha) * lq
 
+    return g
+
+
+def density_renyi_integral(pd: Density, qd: Density, alpha):
+    """(integral, error, reason-if-infinite) of p^alpha q^(1-alpha) (or p log p/q when alpha = 1)."""
+    is_kl = alpha == 1
+    parts = log_density_pair(pd, qd)
+    g = log_integrand(pd, qd, alpha)
     peak = _locate_peak(g, pd, qd, alpha)
     if peak is None:
         return INF, mpmath.mpf(0), "support mismatch: Q's density vanishes where P's does not"
