@@ -87,6 +87,20 @@ def test_both_routes_keep_their_relative_accuracy_from_alpha_near_one_to_large_a
         assert abs(m.value - exact) <= m.error <= mpmath.mpf(10) ** -20 * exact
 
 
+@pytest.mark.parametrize("mu, s", [(0.1, 1.0), (1.0, 2.0), (-3.0, 0.5)])
+def test_the_kl_of_both_routes_is_the_gaussians_closed_form_within_a_tight_bar(mu, s):
+    """KL(N(0, 1) || N(mu, s^2)) = log s + (1 + mu^2)/(2 s^2) - 1/2: the float route's E_P[L]
+    (the quadrature of p L) and the mpmath one's hold it within bars of 1e-12 and 1e-25 of it."""
+    ev = DensityLossCgf(Gaussian(0, 1), Gaussian(mu, s))
+    with mpmath.workdps(30):
+        mu_, s_ = mpmath.mpf(mu), mpmath.mpf(s)
+        exact = mpmath.log(s_) + (1 + mu_ * mu_) / (2 * s_ * s_) - mpmath.mpf(1) / 2
+        k = ev.kl_float()
+        assert abs(k.value - float(exact)) <= k.error <= 1e-12 * float(exact)
+        m = ev.kl()
+        assert abs(m.value - exact) <= m.error <= mpmath.mpf(10) ** -25 * exact
+
+
 def test_the_location_guard_adds_a_relative_rounding_floor_only():
     # 1e6 scales from the origin the nodes are rounded with more bits; the bar the guard adds is
     # eps |F|, not eps / |F| (which is 1e-18 of F = 1e-6 at 30 digits)

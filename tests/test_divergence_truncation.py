@@ -50,6 +50,9 @@ def test_bisection_locates_eq35_and_rejects_the_wrong_formulas():
         # the negative controls of eq35, directly
         assert not holds(mid, "==", mpmath.mpf((n + 1) ** 2) / (2 * n), tol)
         assert not holds(mid, "==", mpmath.mpf(n ** 2) / (2 * n + 1), tol)
+        # the tolerance above is the bracket's own: its centre and half-width, to rtol
+        assert bracket.mid == (bracket.lo + bracket.hi) / 2
+        assert bracket.half_width == (bracket.hi - bracket.lo) / 2 <= mpmath.mpf("1e-20") * bracket.hi
 
 
 def test_locate_without_sign_change_is_refused():

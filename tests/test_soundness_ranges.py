@@ -3,17 +3,19 @@
 Branch and bound with boxes still undecided when the box budget runs out must report
 UNDECIDED (never PROVED_TRUE); a statement false on one box must report PROVED_FALSE whatever
 the other boxes say; ``tally`` and ``merge`` follow the same rules; the boxes a split makes cover
-the range."""
+the range.  A sign-change bracket is returned only with both signs decided, in the direction asked."""
 
 from __future__ import annotations
 
 import pytest
-from flint import arb, fmpq
+from flint import arb, ctx, fmpq
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from countdp.arb.ranges import RangeResult, bisect, merge, split_at_midpoint, split_boxes, tally
-from countdp.arb.verdicts import Verdict, decide_gt, interval
+from countdp.arb.airy import certified_prime_zero
+from countdp.arb.ranges import (RangeResult, bisect, merge, sign_change_bracket, split_at_midpoint, split_boxes,
+                               tally)
+from countdp.arb.verdicts import Undecided, Verdict, decide_gt, interval
 
 T, F, U = Verdict.PROVED_TRUE, Verdict.PROVED_FALSE, Verdict.UNDECIDED
 
@@ -153,3 +155,49 @@ def test_split_at_midpoint_covers_the_box():
     assert len(halves) == 2
     assert halves[0][0] == 0 and halves[1][1] == 3 and halves[0][1] == halves[1][0]
     assert all(h[2] == "tag" for h in halves)
+
+
+def test_the_sign_change_bracket_widens_from_a_start_off_the_zero():
+    """From a start 1000 ulps below a1' the bracket [z - d, z + d] is widened 4-fold from
+    d = 2^-prec until Ai' changes sign across it: at d = 4^5 ulps (the first above 1000), so it
+    holds a1' and is 2 * 4^5 ulps wide.  A change of the wrong direction is not taken (Ai'
+    falls through a1': asked for - to +, the same start is Undecided), nor one that is not
+    there (a start 1 away from every zero) once the 40 tries are spent."""
+    def f(x):
+        return x.airy_ai(derivative=1)
+
+    with ctx.workprec(128):
+        ulp = arb(2) ** -128
+        a1 = certified_prime_zero()
+        for sign in (0, -1):
+            lo, hi = sign_change_bracket(f, a1.mid() - 1000 * ulp, "Ai'", sign)
+            assert lo < a1 < hi
+            assert 2 * 4 ** 5 * ulp <= hi - lo < 2 * 4 ** 5 * ulp * arb("1.001")
+        with pytest.raises(Undecided, match="Ai' not certified"):
+            sign_change_bracket(f, a1.mid() - 1000 * ulp, "Ai'", +1)
+        with pytest.raises(Undecided, match="Ai' not certified"):
+            sign_change_bracket(f, a1.mid() + 1, "Ai'")
+        # guard bits start the half-width 2^10 ulps wide: a start 2^9 ulps off is found at once
+        lo, hi = sign_change_bracket(f, a1.mid() - 2 ** 9 * ulp, "Ai'", guard_bits=10, tries=1)
+        assert lo < a1 < hi
+
+
+def test_the_sign_change_bracket_takes_a_rising_change_either_way_and_keeps_the_root_inside():
+    """Ai rises through a1: asked for - to + or for any change it is bracketed, asked for + to -
+    it is Undecided.  For a line through 0 at either end of the first try, f = 0 there is not a
+    decided sign: the bracket is widened once more, so the root lies strictly inside."""
+
+
+    with ctx.workprec(128):
+        ulp = arb(2) ** -128
+        z = arb.airy_ai_zero(1)
+        for sign in (0, 1):
+            lo, hi = sign_change_bracket(lambda x: x.airy_ai(), z.mid(), "Ai", sign)
+            assert lo < arb(z.mid()) < hi and lo.airy_ai() < 0 < hi.airy_ai()
+        with pytest.raises(Undecided, match="Ai not certified"):
+            sign_change_bracket(lambda x: x.airy_ai(), z.mid(), "Ai", -1)
+        start = arb("0.5")
+        for end in (start - ulp, start + ulp):          # the first try's ends, exact
+            for sign in (1, -1):
+                lo, hi = sign_change_bracket(lambda x: sign * (x - end), start, "a line", sign)
+                assert lo < end < hi and hi - lo == 8 * ulp

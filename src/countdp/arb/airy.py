@@ -9,31 +9,20 @@ the closed forms of :mod:`countdp.formulas.airy` evaluated at that bracket.
 
 from __future__ import annotations
 
-from flint import arb, ctx
+from flint import arb
 
 from .. import formulas
-from .ranges import bisect, split_at_midpoint
+from .ranges import bisect, sign_change_bracket, split_at_midpoint
 from .verdicts import Undecided, Verdict, decide_lt, interval
 
 __all__ = ["certified_prime_zero", "certified_limit_constant"]
 
 
-def _sign_change_bracket(z: arb) -> tuple[arb, arb]:
-    """Exact endpoints lo < z < hi with Ai'(lo), Ai'(hi) of opposite signs (both decided)."""
-    d = arb(2) ** (-ctx.prec)
-    for _ in range(40):
-        lo, hi = arb((z - d).lower()), arb((z + d).upper())
-        f_lo, f_hi = lo.airy_ai(derivative=1), hi.airy_ai(derivative=1)
-        if (f_lo < 0 and f_hi > 0) or (f_lo > 0 and f_hi < 0):
-            return lo, hi
-        d = d * 4
-    raise Undecided("sign change of Ai' not certified")
-
-
 def certified_prime_zero() -> arb:
     """A ball holding a1', the first (largest) zero of Ai', certified as described in the module
     docstring at the current Arb precision.  Raises :class:`Undecided` if a step is not decided."""
-    lo, hi = _sign_change_bracket(arb.airy_ai_zero(1, derivative=1))
+    lo, hi = sign_change_bracket(lambda x: x.airy_ai(derivative=1), arb.airy_ai_zero(1, derivative=1),
+                                 "sign change of Ai'")
     neg = bisect((hi, arb(0)),
                  lambda bx: decide_lt(interval(bx[0], bx[1]).airy_ai(derivative=1), 0),
                  split_at_midpoint, 4000)

@@ -28,7 +28,7 @@ from flint import arb, ctx, fmpq, fmpq_mpoly_ctx
 from .. import formulas
 from .airy import certified_prime_zero
 from .airy_score import ai_positive_from
-from .ranges import bisect, split_at_midpoint
+from .ranges import bisect, sign_change_bracket, split_at_midpoint
 from .verdicts import Undecided, Verdict, decide_lt, interval, to_arb, verdict_all
 
 __all__ = ["certified_ai_zero", "certified_zeros", "decide_zero_order", "decide_ground_state_positive", "decide_best_k",
@@ -38,21 +38,11 @@ __all__ = ["certified_ai_zero", "certified_zeros", "decide_zero_order", "decide_
 BEST_K = (Fraction(2, 3), Fraction(4, 27))
 
 
-def _ai_sign_change_bracket(z: arb) -> tuple[arb, arb]:
-    """Exact lo < z < hi with Ai(lo) < 0 < Ai(hi) decided (Ai rises through its largest zero)."""
-    d = arb(2) ** (-ctx.prec)
-    for _ in range(40):
-        lo, hi = arb((z - d).lower()), arb((z + d).upper())
-        if lo.airy_ai() < 0 < hi.airy_ai():
-            return lo, hi
-        d = d * 4
-    raise Undecided("sign change of Ai not certified")
-
-
 def certified_ai_zero() -> arb:
     """A ball holding a1, the largest zero of Ai: a sign change on the ball, Ai > 0 from its upper
     end to 0 (every box decided) and on [0, inf) (DLMF 9.6.1).  Raises :class:`Undecided`."""
-    lo, hi = _ai_sign_change_bracket(arb.airy_ai_zero(1))
+    # Ai rises through its largest zero: - to +
+    lo, hi = sign_change_bracket(lambda x: x.airy_ai(), arb.airy_ai_zero(1), "sign change of Ai", sign=1)
     pos = bisect((hi, arb(0)), lambda bx: decide_lt(0, interval(bx[0], bx[1]).airy_ai()),
                  split_at_midpoint, 4000)
     if pos.verdict is not Verdict.PROVED_TRUE:

@@ -11,11 +11,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from flint import arb, fmpq
+from flint import arb, ctx, fmpq
 
-from .verdicts import Verdict, to_fmpq
+from .verdicts import Undecided, Verdict, to_fmpq
 
-__all__ = ["RangeResult", "tally", "merge", "split_boxes", "split_at_midpoint", "bisect"]
+__all__ = ["RangeResult", "tally", "merge", "split_boxes", "split_at_midpoint", "bisect",
+           "sign_change_bracket"]
 
 
 @dataclass
@@ -107,3 +108,20 @@ def bisect(box, decide: Callable, split: Callable, max_boxes: int) -> RangeResul
                Verdict.PROVED_TRUE if undecided == 0 else Verdict.UNDECIDED)
     return RangeResult(verdict, proved + disproved + undecided, proved, disproved, undecided,
                        first_bad=first_bad, extra={"evaluations": work})
+
+
+def sign_change_bracket(f: Callable, z, what: str, sign: int = 0, guard_bits: int = 0,
+                        tries: int = 40) -> tuple[arb, arb]:
+    """Exact endpoints lo < z < hi across which ``f`` changes sign, both signs decided (from - to
+    + for ``sign`` > 0, + to - for ``sign`` < 0, either way for 0): a root of a continuous f lies
+    between them.  The half-width starts at 2^-(prec - guard_bits) and grows 4-fold per try;
+    after ``tries`` tries :class:`Undecided` ("``what`` not certified"), never a bracket whose
+    signs were not decided."""
+    d = arb(2) ** (guard_bits - ctx.prec)
+    for _ in range(tries):
+        lo, hi = arb((z - d).lower()), arb((z + d).upper())
+        f_lo, f_hi = f(lo), f(hi)
+        if (sign >= 0 and f_lo < 0 and f_hi > 0) or (sign <= 0 and f_lo > 0 and f_hi < 0):
+            return lo, hi
+        d = d * 4
+    raise Undecided(f"{what} not certified")

@@ -24,6 +24,7 @@ from flint import arb, ctx
 from .. import formulas
 from .integrals import gauss_tail_lower, gauss_tail_upper, integrate, normal_moment_tail, sqrt_2pi
 from .integrals import tail_width, upper_point
+from .ranges import sign_change_bracket
 from .verdicts import Undecided, interval, nonneg_interval, to_arb
 
 
@@ -60,14 +61,8 @@ def _newton_midpoints(g, gp, start: arb) -> arb:
 
 def _bracket(g, x: arb, sign: int) -> arb:
     """A ball around x on whose ends g changes sign (decided): - to + for sign > 0."""
-    d = arb(2) ** (-ctx.prec + 8)
-    for _ in range(60):
-        lo, hi = arb((x - d).lower()), arb((x + d).upper())
-        gl, gh = g(lo), g(hi)
-        if (sign < 0 and gl > 0 and gh < 0) or (sign > 0 and gl < 0 and gh > 0):
-            return interval(lo, hi)
-        d = d * 4
-    raise Undecided("root bracket of the small-noise remainder not certified")
+    return interval(*sign_change_bracket(g, x, "root bracket of the small-noise remainder", sign,
+                                         guard_bits=8, tries=60))
 
 
 def remainder_zeros(s: arb) -> RemainderZeros:
