@@ -126,6 +126,20 @@ def test_interior_maximum_found():
     assert d.first_bound < r.value and d.alphas[0] == 1 + 1e-6
 
 
+@pytest.mark.parametrize("alpha", [1.001, 2.0, 30.0])
+def test_the_divergences_error_is_fs_error_over_alpha_minus_one(alpha):
+    """D_alpha = F(alpha)/(alpha - 1), so D's bar is F's divided by alpha - 1 in both routes (the
+    same relative error): near alpha = 1 a bar divided by alpha instead would be 1000 times too
+    small."""
+    from countdp.divergence.tight_rho import _breakpoints, _default_tail, _direction
+    P, Q = pmf([1, 2, 3]), pmf([3, 2, 1.5])
+    d = _direction(P, Q, _breakpoints(()), _default_tail(), True)
+    F, D = d.mp_F(alpha), mp_renyi(P, Q, alpha)
+    assert F.error > 0 and D.value == F.value / (alpha - 1) and D.error == F.error / (alpha - 1)
+    Ff, Df = d.F(np.array([alpha])), renyi_curve(P, Q, [alpha])
+    assert Ff.error[0] > 0 and Df.error[0] == pytest.approx(Ff.error[0] / (alpha - 1), rel=1e-15, abs=0)
+
+
 @settings(max_examples=10, deadline=None)
 @given(weights, weights, st.floats(min_value=1.01, max_value=50))
 def test_mp_renyi_matches_library(wp, wq, alpha):

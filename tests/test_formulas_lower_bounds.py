@@ -268,5 +268,9 @@ def test_gaussian_prior_closed_forms_and_limit():
         x = formulas.gaussian_prior_best_scale(h)
         assert abs(formulas.gaussian_prior_bracket(x, h) - mpmath.mpf(1) / 2) < 1e-27
         assert abs(formulas.gaussian_prior_bound(x, h, var, L, 0) - formulas.prior_coefficient(h, var)) < 1e-27
-        assert abs(formulas.prior_coefficient(h, var) - formulas.gaussian_prior_constant()) \
-            <= formulas.gaussian_prior_constant_remainder(L)
+        gap = abs(formulas.prior_coefficient(h, var) - formulas.gaussian_prior_constant())
+        assert gap <= formulas.gaussian_prior_constant_remainder(L)
+        # ... and is tight: at most 1.5 times the gap from L = 2 on (measured 4.1, 1.46, 1.07,
+        # 1.0001 at L = 1, 2, 3, 5), so a check against it can fail
+        if L >= 2:
+            assert formulas.gaussian_prior_constant_remainder(L) <= mpmath.mpf("1.5") * gap
