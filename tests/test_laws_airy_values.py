@@ -156,10 +156,13 @@ def test_mp_sf_keeps_its_digits_far_out(x):
     assert abs(v / ref - 1) < mp.mpf("1e-29")
 
 
-@pytest.mark.parametrize("z", ["-2.3", "0.5", "7", "-2.338107410459767038489197252446735440638"])
+@pytest.mark.parametrize("z", ["-2.3", "0.5", "7", "-2.338107410459767038489197252446735440638",
+                               "-1.018792971647471089017324783399743824218"])
 def test_the_airy_pair_is_mpmath_s_with_or_without_arb(z, monkeypatch):
     """(Ai, Ai') certified by Arb and rounded equal mpmath's airyai to the last bit but one, also
-    1e-40 from the zero a1 of Ai (where 20 guard bits leave Ai 21 correct bits); the mpmath fallback (no python-flint) is airyai itself; a full cache is emptied, not trusted."""
+    1e-40 from the zero a1 of Ai and from the zero a1' of Ai' (where 20 guard bits leave the
+    vanishing one about 21 correct bits); the mpmath fallback (no python-flint) is airyai
+    itself; a full cache is emptied, not trusted."""
     from countdp.laws.airy import mp_values
 
     with mp.workdps(40):

@@ -149,6 +149,10 @@ def test_enclosure_contains_the_ball(dps):
             for end in (b.lower(), b.upper()):  # exact binary numbers, printed exactly enough
                 exact = mpmath.mpf(end.str(dps + 100, radius=False))
                 assert abs(exact - mid) <= rad, (b.str(dps + 10, radius=True), dps)
+            # ... and not more: the ball's radius (printed to 5 digits, plus 0.1 %) and the
+            # midpoint's two roundings; a wider one would let any value compare equal
+            rb = mpmath.mpf(b.rad().str(10, radius=False))
+            assert rad <= rb * mpmath.mpf("1.002") + 3 * abs(mid) * mpmath.mpf(10) ** -dps, (b, dps)
 
 
 def test_intervals_cover_every_point():
