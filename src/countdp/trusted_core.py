@@ -15,7 +15,8 @@ TRUSTED_CORE: dict[str, str] = {
         "(or are exact and equal); everything else is UNDECIDED, never true",
     "countdp.arb.ranges":
         "a statement over boxes is PROVED_TRUE only when every box is proved; one disproved box "
-        "makes it PROVED_FALSE; a box still undecided at the box limit keeps it UNDECIDED",
+        "makes it PROVED_FALSE; a box still undecided at the box limit keeps it UNDECIDED; a "
+        "sign-change bracket is returned only with both end signs decided, in the direction asked",
     "countdp.arb.integrals":
         "the tail bounds (G+), (G-), (Q+), (N) are upper bounds of their tails, and "
         "`integrate` encloses the integral between ball endpoints",
