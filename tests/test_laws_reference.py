@@ -26,6 +26,21 @@ def test_reference_laws_are_probability_densities(law, br):
     assert abs(total - 1) < 1e-20 + err
 
 
+@pytest.mark.parametrize("law, own", [
+    (Uniform(-1, 2), None), (Triangular(1, 2), None), (RaisedCosine(1.5), None),
+    (TruncatedLaplace(2, 0.25), 0.25), (TruncatedLaplace(2, 10), None), (TruncatedGaussian(-4, 5), 1.0),
+    (TruncatedGaussian(-0.1, 0.3), None)], ids=lambda v: getattr(v, "name", str(v)))
+def test_the_scale_of_a_law_on_an_interval_is_at_most_a_quarter_of_it(law, own):
+    """The centre lies in the support and the scale that places quadrature nodes fits the
+    support four times; where the law is narrower than that, it is the law's own scale (b of a
+    truncated Laplace, 1 of a truncated N(0, 1))."""
+    d = law.density
+    centre, scale = (float(v) for v in d.t_center_scale())
+    assert d.lo <= centre <= d.hi and 0 < scale <= (d.hi - d.lo) / 4
+    if own is not None:
+        assert scale == own
+
+
 def test_laplace_cdf_sampler_and_kink():
     law = Laplace(1, 2)
     assert law.density.breakpoints == (1.0,)
