@@ -67,3 +67,16 @@ def test_the_error_bars_of_a_conversion_have_three_significant_digits():
                 assert len(row[key].split("e")[0].replace(".", "")) == 3
                 found += 1
     assert found >= 4
+
+
+def test_a_conversion_without_a_note_prints_no_note_line():
+    """A conversion's note is printed only when it has one: a plain run shows one line per
+    conversion, a verbose one adds the method (and error) line, never a "(None)"."""
+    b = guarantee(r0=0.05, c=1, n=10, delta=1e-6)
+    assert all(cv.note is None and cv.eps is not None for cv in b.rows[0].conversions)
+    for verbose, per_conversion in ((False, 1), (True, 2)):
+        lines = output.budget_text(b, 6, verbose=verbose).splitlines()
+        start = next(i for i, ln in enumerate(lines) if "tightest first" in ln) + 1
+        end = next(i for i, ln in enumerate(lines) if ln.startswith("  E|Y - n|"))
+        assert end - start == per_conversion * len(b.rows[0].conversions)
+        assert "None" not in "\n".join(lines)
