@@ -43,6 +43,8 @@ def test_float_kl_vs_mpmath(delta):
     kl_mp = mp_renyi(*pair(delta), 1)
     assert abs(kl - float(kl_mp.value)) <= 1e-13 * kl
     assert e >= abs(kl - float(kl_mp.value)) * 0.5 or abs(kl - float(kl_mp.value)) < 1e-15 * kl
+    # the precise KL carries a bar: at least its relative floor 10^-dps, and small
+    assert mpmath.mpf(10) ** -30 * kl_mp.value <= kl_mp.error <= mpmath.mpf(10) ** -20 * kl_mp.value
 
 
 @pytest.mark.parametrize("delta,alpha", [(0.01, 30.0), (1.0, 3.0), (1.0, 1.001)])
