@@ -4,6 +4,7 @@ precision, the parameters echoed)."""
 from __future__ import annotations
 
 import json
+import math
 from decimal import Decimal
 
 import mpmath
@@ -80,3 +81,12 @@ def test_a_conversion_without_a_note_prints_no_note_line():
         end = next(i for i, ln in enumerate(lines) if ln.startswith("  E|Y - n|"))
         assert end - start == per_conversion * len(b.rows[0].conversions)
         assert "None" not in "\n".join(lines)
+
+
+def test_a_float_parameter_is_echoed_as_given_zero_as_0_and_a_non_finite_one_as_null():
+    """JSON has no inf or nan: a float that is not finite becomes null; 0.0 is the number 0, and
+    any other float keeps its shortest repr."""
+    assert output._num(0.0, 6) == 0
+    assert output._num(math.inf, 6) is None and output._num(-math.inf, 6) is None
+    assert output._num(math.nan, 6) is None
+    assert json.loads(output.json_text({"x": output._num(0.1, 6)})) == {"x": 0.1}

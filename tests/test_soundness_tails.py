@@ -249,6 +249,7 @@ def test_released_error_integral(short_tails, n):
 @pytest.mark.parametrize("n,c,sigma,t0,prec", [
     (3, 1, 0.5, 0.5, 53), (10, 2, 0.25, 0.5, 53),  # tails of the order of the integrals
     (0, 1, 1.0, 3, 80), (4, 1, 1.0, 3, 80),        # tails ~1e-4, far above the radii at 80 bits
+    (2, 1, 1.5, 3, 80),                            # sigma > 1: U_n(T) = (n+c) e^{sigma T - sigma^2} - c
 ])
 def test_log_count_law(monkeypatch, n, c, sigma, t0, prec):
     # (N) at a cut-off T = t0 + 1 next to the peak: mass, mean, variance and cdf of
