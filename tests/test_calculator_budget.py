@@ -248,7 +248,9 @@ def test_the_parameters_checks_are_the_library_s():
                       (lambda: guarantee(0.05, 1, 10, delta=1), "delta"),
                       (lambda: guarantee(0.05, 1, 10, eps=-1), "eps"),
                       (lambda: solve_r0(10, 1, target_rho=0), "target_rho"),
-                      (lambda: solve_r0(10, 1, target_eps=0, delta=1e-6), "target_eps")):
+                      (lambda: solve_r0(10, 1, target_eps=0, delta=1e-6), "target_eps"),
+                      (lambda: solve_r0(10, -0.5, target_rho=0.5), "c"),
+                      (lambda: solve_r0(10, 0, target_rho=0.5), "c")):
         with pytest.raises(ValueError, match=f"^{name} must"):
             bad()
 
