@@ -149,20 +149,6 @@ def test_newton_for_the_drift_starts_at_the_small_b_drift(monkeypatch, rho, most
     assert len(calls) <= most
 
 
-class _CountingNumpy:
-    """numpy, counting the calls of expm1 (one per iteration of the float calibration)."""
-
-    def __init__(self):
-        self.calls = 0
-
-    def __getattr__(self, name):
-        return getattr(np, name)
-
-    def expm1(self, x):
-        self.calls += 1
-        return np.expm1(x)
-
-
 @pytest.mark.parametrize("rho,most", [(1e-6, 4), (0.025, 20), (0.4, 6), (0.9, 10), (0.999, 30)])
 def test_the_float_start_of_the_calibration_is_accurate_and_mostly_newton(monkeypatch, rho, most):
     """The float64 start is within 4e-15 relative of the calibrated b (measured <= 1.3e-15),
@@ -170,7 +156,7 @@ def test_the_float_start_of_the_calibration_is_accurate_and_mostly_newton(monkey
     import countdp.mechanisms.airy as module
     q = float(error_quantile(rho))
     ref = calibrate(rho).b
-    counting = _CountingNumpy()
+    counting = _Counting(np, "expm1")  # one expm1 per iteration of the float calibration
     monkeypatch.setattr(module, "np", counting)
     b = module._calibrate_float(rho, q)
     assert abs(b - ref) < 4e-15 * ref
