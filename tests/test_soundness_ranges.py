@@ -163,6 +163,7 @@ def test_the_sign_change_bracket_widens_from_a_start_off_the_zero():
     holds a1' and is 2 * 4^5 ulps wide.  A change of the wrong direction is not taken (Ai'
     falls through a1': asked for - to +, the same start is Undecided), nor one that is not
     there (a start 1 away from every zero) once the 40 tries are spent."""
+
     def f(x):
         return x.airy_ai(derivative=1)
 
@@ -186,8 +187,6 @@ def test_the_sign_change_bracket_takes_a_rising_change_either_way_and_keeps_the_
     """Ai rises through a1: asked for - to + or for any change it is bracketed, asked for + to -
     it is Undecided.  For a line through 0 at either end of the first try, f = 0 there is not a
     decided sign: the bracket is widened once more, so the root lies strictly inside."""
-
-
     with ctx.workprec(128):
         ulp = arb(2) ** -128
         z = arb.airy_ai_zero(1)
