@@ -248,6 +248,29 @@ def test_total_variation_of_gaussians_with_two_crossings(m, s):
     assert abs(tv.value - exact) <= tv.error + mpmath.mpf(10) ** -20 and tv.error < 1e-20
 
 
+def _tv_gaussian_laplace(s):
+    """d_TV(N(0, s^2), Lap(0, 1)) for s > 1 from the crossings 0 < c1 < c2 of the densities
+    (p > q exactly on c1 < |t| < c2): 2 (Phi(c2/s) - Phi(c1/s)) - (e^-c1 - e^-c2)."""
+    s = mpmath.mpf(s)
+    g = lambda t: t - t * t / (2 * s * s) - mpmath.log(s * mpmath.sqrt(2 * mpmath.pi) / 2)
+    c1, c2 = mpmath.findroot(g, 1), mpmath.findroot(g, 2 * s * s)
+    return 2 * (mpmath.ncdf(c2 / s) - mpmath.ncdf(c1 / s)) - (mpmath.exp(-c1) - mpmath.exp(-c2))
+
+
+@pytest.mark.mp_dps(40)
+@pytest.mark.parametrize("s", [5, 6])
+def test_total_variation_finds_a_crossing_in_the_wide_law_s_window_only(s):
+    """N(0, s^2) against Lap(0, 1): the outer crossings (|t| = 48.1 for s = 5, 69.9 for s = 6)
+    lie beyond the Laplace law's 40 scales but within the Gaussian's, where both densities are
+    about 1e-22 and 1e-31. At 40 digits such a kink left inside a panel is far above the bar:
+    the value must match the closed form within its bar, and the bar stay at the working
+    precision (about 2.5e-38 here)."""
+    tv = total_variation(Gaussian(0, s), Laplace(0, 1))
+    with mpmath.workdps(70):
+        exact = _tv_gaussian_laplace(s)
+    assert abs(tv.value - exact) <= tv.error < mpmath.mpf(10) ** -37
+
+
 @pytest.mark.mp_dps(30)
 def test_total_variation_of_densities_on_overlapping_intervals():
     """U(0, 2) and U(-2, 1) overlap on (0, 1): 2 d_TV = 1/6 + 1/2 (P alone) + 2/3 (Q alone), so
