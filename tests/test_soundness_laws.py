@@ -8,7 +8,10 @@
   and the density's integral is its stated ``mass()``;
 * the sampler matches the law: a seeded chi-square goodness-of-fit test on ten bins (plus one
   category per atom), bin probabilities by quadrature of the density, and for a continuous law
-  with a cdf a Kolmogorov-Smirnov test against it, at the level p > 1e-6.
+  with a cdf a Kolmogorov-Smirnov test against it, at the level p > 1e-6. With 200,000 draws
+  the KS test rejects a sampler whose cdf is off by more than about 0.006 anywhere: a Laplace
+  sampler 5 % too wide, a Gaussian one 3 % too wide or shifted by 0.02 scales (each tried; at
+  20,000 draws the 5 % Laplace error passed).
 
 * Arb: a mechanism's law that carries its exact construction (``density.origin``) has its
   location, scale, shift and log-density as balls that agree with mpmath and float64 (the laws'
@@ -45,7 +48,7 @@ from countdp.mechanisms.log_laplace import LogLaplaceMechanism
 from countdp.mechanisms.unequal_variance import UnequalVarianceGaussian
 
 P_MIN = 1e-6       # the goodness-of-fit level
-DRAWS = 20000
+DRAWS = 200_000
 SEED = 20260715
 
 
