@@ -80,3 +80,10 @@ def test_gaussian_mass_above(r):
     assert decide_le(mass.lower, 0) is FALSE
     with pytest.raises(Undecided):
         gaussian_mass_above(0, 1, 1)
+
+
+@pytest.mark.parametrize("s", [0, "-1/2", -2])
+def test_gaussian_mass_above_refuses_a_scale_not_proved_positive(s):
+    """s <= 0 is no Gaussian: the mass is refused, not enclosed by a negative density."""
+    with pytest.raises(Undecided):
+        gaussian_mass_above(1, s)

@@ -153,3 +153,21 @@ def test_the_library_fallback_is_alpha_minus_one_times_d_with_a_bar_of_its_round
         assert abs(v - want) <= e <= 1e-13 * want
     m = ev.mp_F(3)
     assert abs(m.value - location_F(mpmath.mpf(3), mpmath.mpf(0.5))) <= m.error
+
+
+@pytest.mark.parametrize("alpha", [1.5, 3.0, 41.0])
+def test_the_library_fallback_carries_d_s_whole_interval_through_the_factor_alpha_minus_one(monkeypatch, alpha):
+    """F = (alpha - 1) D with alpha - 1 exact: F's interval is D's interval times alpha - 1 (both
+    ends), the float route's contains it.  D is given a wide bar here (1e-3), so a bar scaled by any
+    other factor shows."""
+    from countdp.divergence import loss_cgf
+    from countdp.divergence.value import Divergence
+    v, e = mpmath.mpf("0.75"), mpmath.mpf("1e-3")
+    monkeypatch.setattr(loss_cgf.renyi, "renyi", lambda P, Q, a: Divergence(v, e, alpha=a))
+    ev = LibraryLossCgf(Gaussian(0, 1), Gaussian(0.5, 1))
+    a1 = mpmath.mpf(alpha) - 1
+    m = ev.mp_F(alpha)
+    assert m.value - m.error == pytest.approx((v - e) * a1, rel=1e-12, abs=0)
+    assert m.value + m.error == pytest.approx((v + e) * a1, rel=1e-12, abs=0)
+    f = ev.F(np.array([alpha]))
+    assert f.value[0] - f.error[0] <= (v - e) * a1 and (v + e) * a1 <= f.value[0] + f.error[0]

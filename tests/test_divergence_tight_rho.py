@@ -198,6 +198,16 @@ def test_pmf_sup_ratio_agrees():
     assert abs(found.alpha - r.alpha) < 1e-3 * r.alpha and not found.attained_at_one
 
 
+@pytest.mark.parametrize("p,q", [([0.9, 0.1], [0.5, 0.5]), ([0.5, 0.5], [0.9, 0.1])])
+def test_pmf_sup_ratio_is_the_larger_of_the_two_directions_in_either_order(p, q):
+    """An asymmetric pair: the two directions' sups differ (0.368 at alpha -> 1, 0.532 at
+    alpha = 1.47), and the max is returned whichever is scanned first; against tight_rho."""
+    r = tight_rho((pmf(p), pmf(q)))
+    found = pmf_sup_ratio(p, q)
+    assert abs(found.value - float(r.value)) < 1e-10 * float(r.value)
+    assert found.value == pmf_sup_ratio(q, p).value
+
+
 def test_pmf_sup_ratio_of_a_support_mismatch_is_infinite_either_way():
     for p, q in (([0.5, 0.5, 0], [0.5, 0.25, 0.25]), ([0.5, 0.25, 0.25], [0.5, 0.5, 0])):
         found = pmf_sup_ratio(p, q)
