@@ -37,6 +37,15 @@ def test_error_law_mass_and_mean(setting):
     assert grid.mean_abs() == pytest.approx(mean, rel=1e-10, abs=0)
 
 
+def test_a_narrow_error_law_keeps_its_mass():
+    """E|error| about 0.01: the fibre density nu(theta) is near 0 over most of [0, 1), so
+    the mass is the weighted sum of nu only (not of the weights alone); 1 to the theta rule's 1e-5."""
+    mech = ShiftedLogGaussian(0.001, 1.0, r=0.01)
+    grid = shift_coupling.error_fibres(shift_coupling.log_noise(mech, 2), count_prior_for_excess(2, 15), m=48)
+    assert grid.fibre_masses().min() < 1e-9
+    assert grid.mass() == pytest.approx(1, abs=1e-4)
+
+
 def test_fibres_and_line_agree_and_the_coupling_holds(setting):
     mech, prior, noise, grid = setting
     kl = grid.shift_kl()
