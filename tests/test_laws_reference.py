@@ -27,7 +27,7 @@ def test_reference_laws_are_probability_densities(law, br):
 
 
 @pytest.mark.parametrize("law, own", [
-    (Uniform(-1, 2), None), (Triangular(1, 2), None), (RaisedCosine(1.5), None),
+    (Uniform(-1, 2), None), (Uniform(2, 5), None), (Triangular(1, 2), None), (RaisedCosine(1.5), None),
     (TruncatedLaplace(2, 0.25), 0.25), (TruncatedLaplace(2, 10), None), (TruncatedGaussian(-4, 5), 1.0),
     (TruncatedGaussian(-0.1, 0.3), None)], ids=lambda v: getattr(v, "name", str(v)))
 def test_the_scale_of_a_law_on_an_interval_is_at_most_a_quarter_of_it(law, own):
