@@ -78,6 +78,19 @@ def test_normal_law_agrees_across_systems():
         assert fp.ncdf_diff(5.0, 6.0) == pytest.approx(float(mp.ncdf_diff(5, 6)), rel=1e-14, abs=0)
 
 
+def test_the_airy_prime_zeros_agree_across_systems_and_the_default_is_the_first():
+    """a_k' (zeros of Ai'), k = 1 by default: -1.01879297..., the first (largest) one."""
+    with mpmath.workdps(30):
+        for k in (None, 1, 2, 3):
+            ref = mpmath.airyaizero(k or 1, derivative=1)
+            got = [c.airy_ai_prime_zero() if k is None else c.airy_ai_prime_zero(k) for c in (fp, mp, ball)]
+            assert got[0] == pytest.approx(float(ref), rel=1e-14, abs=0)
+            assert abs(got[1] - ref) < mpmath.mpf(10) ** -28
+            lo, hi = (mpmath.mpf(e.str(35, radius=False)) for e in (got[2].lower(), got[2].upper()))
+            assert lo <= ref <= hi and hi - lo < 1e-14   # a ball at 53 bits
+        assert abs(mp.airy_ai_prime_zero() - mpmath.mpf("-1.0187929716474710890")) < mpmath.mpf(10) ** -19
+
+
 def test_formulas_pickle_by_reference_and_expose_their_body():
     f = pickle.loads(pickle.dumps(formulas.sigma))
     assert f is formulas.sigma

@@ -376,9 +376,9 @@ def test_a_message_shows_the_value_given_in_its_own_form():
 
     shown = [validate._show(x) for x in (12, np.int64(5), 10 ** 15, 10 ** 15 + 1, 2.5, np.float32(0.5),
                                          mpmath.mpf(1) / 3, Fraction(7, 3), Fraction(10 ** 50 + 1, 3),
-                                         "a", None)]
+                                         Fraction(1, 3 * 10 ** 50 + 1), "a", None)]
     assert shown == ["12", "5", "1000000000000000", "1.0e+15", "2.5", "0.5", "0.333333333333333", "7/3", "3.33333e+49",
-                     "'a'", "None"]
+                     "3.33333e-51", "'a'", "None"]
     with pytest.raises(ValueError, match=r"^r0 must lie in \(0, 1\), got 7/3$"):
         validate.real("r0", Fraction(7, 3), lo=0, hi=1)
 
