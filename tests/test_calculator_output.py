@@ -90,3 +90,11 @@ def test_a_float_parameter_is_echoed_as_given_zero_as_0_and_a_non_finite_one_as_
     assert output._num(math.inf, 6) is None and output._num(-math.inf, 6) is None
     assert output._num(math.nan, 6) is None
     assert json.loads(output.json_text({"x": output._num(0.1, 6)})) == {"x": 0.1}
+
+
+def test_json_text_is_laid_out_as_the_standard_library_lays_it_out():
+    """Nested lists and objects, empty ones, null and booleans: the same text as json.dumps with the
+    same indent (plus a final newline), so only the numbers' digits differ from it."""
+    obj = {"a": [1, {"b": [2, 3], "e": []}, [4, [5]]], "c": {"d": None, "t": True, "f": False, "o": {}}}
+    for indent in (1, 3):
+        assert output.json_text(obj, indent) == json.dumps(obj, indent=indent) + "\n"
