@@ -149,10 +149,13 @@ def test_newton_for_the_drift_starts_at_the_small_b_drift(monkeypatch, rho, most
     assert len(calls) <= most
 
 
-@pytest.mark.parametrize("rho,most", [(1e-6, 4), (0.025, 20), (0.4, 6), (0.9, 10), (0.999, 30)])
-def test_the_float_start_of_the_calibration_is_accurate_and_mostly_newton(monkeypatch, rho, most):
-    """The float64 start is within 4e-15 relative of the calibrated b (measured <= 1.3e-15),
-    in at most ``most`` iterations (measured 2, 17, 4, 8, 27: bisection alone needs ~50)."""
+@pytest.mark.parametrize("rho", [1e-6, 0.025, 0.4, 0.9, 0.999])
+def test_the_float_start_of_the_calibration_is_accurate_and_mostly_newton(monkeypatch, rho):
+    """The float64 start is within 4e-15 relative of the calibrated b (measured <= 1.7e-15),
+    in at most 12 iterations (measured 2, 3, 4, 8, 7; bisection alone needs ~50).  Newton's last
+    step is below an ulp and may land on the bracket's end just set: that is convergence (before,
+    it fell back to bisection there and took 11 to 51 iterations, by the machine's rounding)."""
+    most = 12
     import countdp.mechanisms.airy as module
     q = float(error_quantile(rho))
     ref = calibrate(rho).b

@@ -150,10 +150,12 @@ def _calibrate_float(rho: float, q: float) -> float:
             else:
                 lo = b
             new = b - (h - rho) / d if math.isfinite(h) and math.isfinite(d) and d > 0 else math.nan
+            if abs(new - b) < 1e-15 * b:   # converged: a step below an ulp can land on the end b
+                return new                 # just set, which the bracket test below would reject
             if not lo < new < hi:
                 new = (lo + hi) / 2 if math.isfinite(hi) else 2 * b
-            if abs(new - b) < 1e-15 * b:
-                return new
+                if abs(new - b) < 1e-15 * b:
+                    return new
             b = new
     return b
 
