@@ -246,3 +246,86 @@ def test_interpolation_bound_dominates_the_curve_on_its_cell_and_is_second_order
     curve = [float(_krr_ratio(x)) for x in np.linspace(a, b, 401)]
     assert bound >= max(curve) * (1 - 1e-12)
     assert bound <= max(D(a) / a, D(b) / b) + (b - a) ** 2 * c / 4 / a + 1e-12
+
+
+# --------------------------------------------------------------------------------------------
+# Orders the float route cannot resolve: never an infinite or a misplaced F
+# --------------------------------------------------------------------------------------------
+
+def _gauss_evaluator(s_p=1, s_q=1, shift=1):
+    from countdp.divergence.tight_rho import _breakpoints, _default_tail, _direction
+    return _direction(Gaussian(0, s_p), Gaussian(shift, s_q), _breakpoints(()), _default_tail(), True)
+
+
+def test_a_scan_past_what_float64_resolves_keeps_a_true_bracket():
+    """N(0, 1) vs N(1, 1): D_alpha/alpha = 1/2 at every order.  Scanned to alpha = 1e8, F at
+    alpha >= 3e6 is beyond the float route (the log-ratio at the peak rounds by more than it is
+    worth); those orders are left out and the bracket still holds 1/2.  Before, they read as
+    F = inf and the pair was reported infinite: 'inf in [inf, inf]'."""
+    r = tight_rho((Gaussian(0, 1), Gaussian(1, 1)), alpha_max=1e8, refine=False, precise=False)
+    assert r.lo <= 0.5 <= r.hi and r.hi < 0.51
+    assert "could not evaluate" in r.directions[0].tail
+
+
+@pytest.mark.parametrize("alpha", [1e9, 1e20, 1e50])
+def test_an_unresolved_order_raises_and_never_returns_a_value(alpha):
+    """At alpha = 1e50 the float route once returned F = 9e15 +- 5e16 (true: 5e99): the peak of
+    the integrand was misplaced where the log-ratio rounds by more than F.  Now Unresolved; the
+    location pair's sub-Gaussian score says F is finite at every order, so never inf either."""
+    from countdp.divergence.loss_cgf import Unresolved
+    ev = _gauss_evaluator()
+    assert ev.finite_at_every_order() and _gauss_evaluator(s_p=2).finite_at_every_order() is None
+    with pytest.raises(Unresolved, match="not resolved by the float quadrature"):
+        ev.F(np.array([alpha]))
+
+
+@pytest.mark.parametrize("alpha", [3e6, 1e9])
+def test_a_far_peak_is_not_read_as_divergence(alpha):
+    """N(0, 1) vs N(1, 1) written out as bare densities (no declared constants, D_inf = inf):
+    at alpha = 3e6 the integrand's peak x = -a1 lies beyond what float64 resolves and the
+    resolved probes only see g rise toward it; before, F read inf there (a false 'infinite')."""
+    from countdp.divergence.loss_cgf import DensityLossCgf, Unresolved
+    from countdp.laws import CallableDensity, ContinuousLaw
+
+    def bare(mu):
+        d = Gaussian(mu, 1).density
+        return ContinuousLaw(CallableDensity(d.mp_logpdf, np_logpdf=d.logpdf, center=float(mu), scale=1.0))
+    ev = DensityLossCgf(bare(0), bare(1))
+    assert ev.finite_at_every_order() is None and ev.divergence(alpha - 1) is None
+    with pytest.raises(Unresolved, match="the integral is not shown to diverge"):
+        ev.F(np.array([alpha]))
+
+
+@pytest.mark.parametrize("s_p, alpha, diverges", [
+    (1, 10.0, False), (1, 100.0, False),     # N(0, 1) vs N(1, 1): finite at every order
+    (1, 2e4 + 1, False),                     # its peak (x = -2e4) among the last resolved probes
+    (2, 2.0, True), (2, 1.5, True),          # N(0, 4) vs N(1, 1): infinite from alpha = 4/3 on
+    (2, 1.2, False)])
+def test_the_divergence_of_gaussian_pairs(s_p, alpha, diverges):
+    """int p^alpha q^(1 - alpha) for N(0, s_p^2) vs N(1, 1) converges iff alpha / s_p^2 > alpha - 1."""
+    assert bool(_gauss_evaluator(s_p=s_p).divergence(alpha - 1)) is diverges
+
+
+@pytest.mark.parametrize("alpha, infinite", [(1.2, False), (2.0, True)])
+def test_an_integral_the_rule_cannot_place_is_infinite_only_where_it_diverges(monkeypatch, alpha, infinite):
+    """The quadrature made to fail (its outermost node carries all the mass): F = inf where the
+    integral diverges (alpha = 2 for N(0, 4) vs N(1, 1)), Unresolved where it converges (1.2)."""
+    from countdp.divergence.loss_cgf import DensityLossCgf, Unresolved
+    monkeypatch.setattr(DensityLossCgf, "_integrate", lambda self, a1, kind, M=0.0: (1.0, 0.0, 1.0))
+    ev = _gauss_evaluator(s_p=2)
+    if infinite:
+        assert ev.F(np.array([alpha])).value[0] == math.inf
+    else:
+        with pytest.raises(Unresolved, match="the integral is not shown to diverge"):
+            ev.F(np.array([alpha]))
+    # a pair with a bounded log-ratio (Laplace, D_inf = 1) is finite at every order: never inf
+    from countdp.divergence.tight_rho import _breakpoints, _default_tail, _direction
+    from countdp.laws import Laplace
+    lap = _direction(Laplace(0, 1), Laplace(1, 1), _breakpoints(()), _default_tail(), False)
+    with pytest.raises(Unresolved, match="D_alpha <= D_inf = 1.0 at every order"):
+        lap.F(np.array([alpha]))
+
+
+def test_a_divergent_pair_is_still_reported_infinite_from_the_right_order():
+    r = tight_rho((Gaussian(0, 2), Gaussian(0, 1)), refine=False, precise=False)
+    assert r.value == math.inf and r.directions[0].alpha >= 4 / 3

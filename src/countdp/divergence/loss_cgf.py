@@ -44,6 +44,15 @@ from . import renyi
 
 INF = mpmath.mpf("inf")
 
+
+class Unresolved(ArithmeticError):
+    """The float route could not evaluate F at ``alpha``, and the integral is not shown to
+    diverge there: no value (never an infinite one) is known at that order."""
+
+    def __init__(self, alpha: float, why: str):
+        super().__init__(f"F at alpha = {alpha:.6g} is not resolved by the float quadrature: {why}")
+        self.alpha = alpha
+
 @dataclass(frozen=True)
 class DInfinity:
     """D_inf(P||Q) = log ess sup dP/dQ and how it was obtained."""
@@ -410,7 +419,7 @@ class DensityLossCgf(LossCgf):
             atoms = sum(float(p) * math.expm1(a1 * float(L)) for p, L in self.atoms)
             s = dens + atoms
             if not np.isfinite(s) or edge > 1e-12 * max(abs(s), 1e-300) + 1e-300:
-                return math.inf, 0.0
+                return self._unresolved(a1)
             scale = sum(float(p) * abs(math.expm1(a1 * float(L))) for p, L in self.atoms) + abs(dens)
             return math.log1p(s), (e + 64 * MACH * scale) / (1 + s) + 4 * MACH * abs(math.log1p(s))
         x_star, _ = self._peak(a1)
@@ -420,9 +429,70 @@ class DensityLossCgf(LossCgf):
         dens, e, edge = self._integrate(a1, "exp", M)
         s = dens + sum(math.exp(v - M) for v in atom_logs)
         if not np.isfinite(s) or s <= 0 or edge > 1e-12 * s:
-            return math.inf, 0.0
+            return self._unresolved(a1)
         val = M + math.log(s)
+        # the log-ratio at the peak must be resolved: where a1 times its rounding is not small
+        # against F, the peak itself is misplaced (at alpha = 1e50 a Gaussian pair's F came out
+        # 1e-84 of its value, inside a bar that did not cover it)
+        lp, lq = self._logs([x_star])
+        peak_round = a1 * 4 * MACH * (abs(float(lp[0])) + abs(float(lq[0])) + 1)
+        if not peak_round <= 1e-3 * max(1.0, abs(val)):
+            raise Unresolved(1 + a1, f"a1 times the rounding of the log-ratio at the integrand's peak is "
+                                     f"{peak_round:.3g}, F would be {val:.3g}")
         return val, e / s + 16 * MACH * (abs(M) + 1)
+
+    def _unresolved(self, a1: float) -> tuple[float, float]:
+        """The quadrature did not resolve F at alpha = 1 + a1: F = inf (error 0) only where the
+        integral of p^alpha q^(1 - alpha) is shown to diverge (:meth:`divergence`) and F is not
+        known finite at every order (:meth:`finite_at_every_order`); otherwise
+        :class:`Unresolved` -- a convergent integral the float rule could not place is never
+        reported as infinite."""
+        known = self.finite_at_every_order()
+        if not known and self.divergence(a1):
+            return math.inf, 0.0
+        raise Unresolved(1 + a1, f"F is finite there ({known})" if known else "the integral is not shown to diverge")
+
+    def finite_at_every_order(self) -> str | None:
+        """Why F(alpha) < inf at every order, when that is known (D_alpha <= D_inf < inf), else None."""
+        dinf = self.d_inf().value
+        return f"D_alpha <= D_inf = {mpmath.nstr(dinf, 6)} at every order" if mpmath.isfinite(dinf) else None
+
+    def divergence(self, a1: float) -> str | None:
+        """Where the integral of exp(g), g = lp + a1 (lp - lq), is shown to diverge: the tail in
+        which it grows, else None.  Probes move out from P's centre c geometrically (c +- s 2^k to
+        an infinite end, e -+ |e - c| 2^-k to a finite end e); h_k = g(x_k) + log(the probe's
+        distance from c, or from e) is the log of one shell's contribution, resolved where both
+        log-densities are finite (far out they overflow, which is no evidence) and its rounding
+        a1 4 MACH (|lp| + |lq| + 1) + 4 MACH (|lp| + 1) is below 0.1.  Divergence: over the last
+        seven resolved probes h_k rises, each step beyond the rounding (the shells grow), and the
+        slope of g between probes does not fall beyond it (g at least linear: a peak further out
+        bends g down first, e.g. -x^2/2 - a1 x for a Gaussian location pair at a large order,
+        whose peak at x = -a1 the float probes cannot reach).  :meth:`_unresolved` asks
+        :meth:`finite_at_every_order` first."""
+        c = self.cp
+        k = np.arange(0, 1100, dtype=float)
+        for out, end in ((1, self.hi), (-1, self.lo)):
+            with np.errstate(all="ignore"):
+                if np.isfinite(end):
+                    dist = abs(end - c) * 2.0 ** -k
+                    xs = end - out * dist
+                else:
+                    dist = self.scale * 2.0 ** k
+                    xs = c + out * dist
+                inside = np.isfinite(xs) & (xs > self.lo) & (xs < self.hi) & (dist > 0)
+                xs, dist = xs[inside], dist[inside]
+                lp, lq = self._logs(xs)
+                noise = a1 * 4 * MACH * (np.abs(lp) + np.abs(lq) + 1) + 4 * MACH * (np.abs(lp) + 1)
+                g = lp + a1 * (lp - lq)
+                ok = np.isfinite(g) & np.isfinite(lq) & (noise <= 0.1)
+                gs, hs, ns, xo = g[ok][-7:], (g + np.log(dist))[ok][-7:], noise[ok][-7:], xs[ok][-7:]
+                slack = ns[1:] + ns[:-1]
+                dx = np.abs(np.diff(xo))
+                slopes, slope_slack = np.diff(gs) / dx, slack / dx
+            if len(hs) == 7 and np.all(np.diff(hs) - slack > 0) and \
+                    np.all(np.diff(slopes) + slope_slack[1:] + slope_slack[:-1] >= 0):
+                return f"the integrand grows in the {'upper' if out > 0 else 'lower'} tail"
+        return None
 
     # mpmath route ----------------------------------------------------------------------------
     def _mp_pieces(self, a1: float):

@@ -149,6 +149,12 @@ class NoisePairLossCgf(DensityLossCgf):
             self.max_evals = 1200
         self.built_prec = mpmath.mp.prec
 
+    def finite_at_every_order(self) -> str | None:
+        if self.lipschitz is not None or self.subgaussian is not None:
+            return ("the noise's declared constant bounds (alpha - 1) D_alpha at every order "
+                    "(large_alpha_end)")
+        return super().finite_at_every_order()
+
     def _check_precision(self):
         """The pair's shift and clip point were rounded when it was built: read at more bits,
         the precise route's error bar would be that of the new precision, not of the pair's."""

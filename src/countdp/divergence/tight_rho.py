@@ -50,11 +50,11 @@ from ..numerics.estimate import Estimate
 from .location import location_loss_cgf, location_pair
 from .noise_pair import NoisePairLossCgf, noise_pair
 from .standardise import standardised
-from .loss_cgf import (INF, MACH, DensityLossCgf, DInfinity, FiniteLossCgf, LargeAlphaEnd,
+from .loss_cgf import (INF, MACH, DensityLossCgf, DInfinity, FiniteLossCgf, LargeAlphaEnd, Unresolved,
                        LibraryLossCgf, LossCgf, finite_support_pmfs)
 
 __all__ = ["TightRho", "DirectionSup", "LargeAlphaEnd", "DInfinity", "SupRatio", "tight_rho",
-           "renyi_curve", "mp_renyi", "d_infinity", "pmf_sup_ratio", "INF"]
+           "renyi_curve", "mp_renyi", "d_infinity", "pmf_sup_ratio", "INF", "Unresolved"]
 
 
 # ============================================================================================
@@ -260,14 +260,21 @@ class _Scan:
         self.c_interp = R ** 3 / 24 if np.isfinite(R) else math.inf
         self._ends: dict[float, LargeAlphaEnd] = {}
         self.note = ""             # why the tail was not pushed further out (when it was not)
+        self.unresolved: list[float] = []   # orders the float route could not evaluate
 
     def evaluate(self, alphas) -> None:
-        alphas = [a for a in alphas if a not in self.pts]
-        if not alphas:
-            return
-        F = self.d.F(np.array(alphas))
-        for a, f, e in zip(alphas, F.value, F.error):
-            self.pts[a] = (float(f), float(e))
+        """F at each new order; an order the float route cannot resolve (:class:`Unresolved`) is
+        left out (the cells' bounds use evaluated orders only, so its neighbours' cell covers it)
+        and listed in ``unresolved``."""
+        for a in alphas:
+            if a in self.pts or a in self.unresolved:
+                continue
+            try:
+                F = self.d.F(np.array([a]))
+            except Unresolved:
+                self.unresolved.append(a)
+                continue
+            self.pts[a] = (float(F.value[0]), float(F.error[0]))
 
     def orders(self) -> list[float]:
         return sorted(self.pts)
@@ -328,11 +335,11 @@ def _branch_and_bound(scan: _Scan, rel_tol: float, max_evals: int) -> None:
         if not split or len(scan.pts) >= max_evals:
             return
         scan.evaluate(split[: max(1, max_evals - len(scan.pts))])
-        if beyond in scan.pts and not np.isfinite(scan.pts[beyond][0]):
+        if beyond in scan.unresolved or (beyond in scan.pts and not np.isfinite(scan.pts[beyond][0])):
             # D_alpha <= D_inf < inf (or the evaluator's own finite bound) for every alpha >= A:
             # an infinite F out there is the float route failing, not a divergence.  The end
             # stays the (valid, looser) bound at A.
-            del scan.pts[beyond]
+            scan.pts.pop(beyond, None)
             scan.note = (f"the float64 route cannot evaluate alpha = {beyond:.4g}; the end is the "
                          f"bound at alpha >= {A:.4g}")
             push = False
@@ -436,12 +443,17 @@ def _sup_direction(d: LossCgf, label: str, opt: _Options) -> DirectionSup:
     u0, u1 = math.log10(opt.a1_min), math.log10(max(alpha_max - 1, 10 * opt.a1_min))
     ppd = opt.ppd or d.default_ppd
     scan.evaluate(list(1 + 10 ** np.linspace(u0, u1, max(int(math.ceil((u1 - u0) * ppd)) + 1, 3))))
+    if not scan.pts:
+        raise Unresolved(min(scan.unresolved), "no order of the scan could be evaluated")
     out = _diverging(scan, label, kl, dinf)
     if out is not None:
         return out
     if opt.refine:
         _branch_and_bound(scan, opt.rel_tol, opt.max_evals or d.max_evals)
     xs = scan.orders()
+    if scan.unresolved and not scan.note:
+        scan.note = (f"the float64 route could not evaluate {len(scan.unresolved)} order(s) from alpha = "
+                     f"{min(scan.unresolved):.4g}: the cells and the end are bounded from the evaluated orders")
     tail, bounded, ub_tail = _tail(scan, dinf.how)
     ubs = [scan.first_ub(xs[0])] + [scan.cell_ub(a, b) for a, b in zip(xs[:-1], xs[1:])]
     hi_f = max([scan.lower()] + ubs + [ub_tail])
@@ -563,7 +575,8 @@ def _breakpoints(bps) -> list[float]:
 
 def renyi_curve(P: Law, Q: Law, alphas, breakpoints: Iterable = (), location: bool = True) -> Estimate:
     """D_alpha(P||Q) at the given orders by the engine's float64 route (arrays of values and
-    errors)."""
+    errors); :class:`~countdp.divergence.loss_cgf.Unresolved` (an ArithmeticError) at an order
+    that route cannot resolve."""
     a = validate.reals("alpha", alphas, lo=1)
     d = _direction(P, Q, _breakpoints(breakpoints), _default_tail(), location)
     if d.infinite_reason:
