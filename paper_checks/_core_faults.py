@@ -45,6 +45,7 @@ TIGHT_RHO = "countdp.divergence.tight_rho"
 RENYI = "countdp.divergence.renyi"
 SHIFT_COUPLING = "countdp.divergence.shift_coupling"
 LATTICE_DUAL = "countdp.divergence.lattice_dual"
+LOSS_CGF = "countdp.divergence.loss_cgf"
 
 T_VERDICTS = "tests/test_arb_verdicts.py"
 T_CERTS = "tests/test_harness_certificates.py"
@@ -566,6 +567,14 @@ DIVERGENCE = [
     core_fault("divergence", "sup over alpha: the first cell's bound dropped", "dropped term",
                patch_method(f"{TIGHT_RHO}:_Scan.first_ub", lambda f: lambda self, a0: -math.inf),
                caught_by=f"{S_SUP_ALPHA}::test_the_krr_bracket_contains_the_supremum"),
+    core_fault("divergence", "F: an order the float route cannot resolve read as D_alpha = inf", "other",
+               patch_method(f"{LOSS_CGF}:DensityLossCgf._unresolved", lambda f: lambda self, a1: (math.inf, 0.0)),
+               caught_by=f"{S_SUP_ALPHA}::test_a_scan_past_what_float64_resolves_keeps_a_true_bracket"),
+    core_fault("divergence", "F: the divergence test says 'grows' past alpha = 1e5 (a far peak read as inf)",
+               "other",
+               patch_method(f"{LOSS_CGF}:DensityLossCgf.divergence",
+                            lambda f: lambda self, a1: f(self, a1) or "grows" if a1 > 1e5 else f(self, a1)),
+               caught_by=f"{S_SUP_ALPHA}::test_a_far_peak_is_not_read_as_divergence"),
 ]
 
 FAULTS = ARB_VERDICTS + ARB_RANGES + ARB_TAILS + NUMERICS + HARNESS + LAWS + DIVERGENCE
