@@ -265,6 +265,10 @@ def test_a_scan_past_what_float64_resolves_keeps_a_true_bracket():
     r = tight_rho((Gaussian(0, 1), Gaussian(1, 1)), alpha_max=1e8, refine=False, precise=False)
     assert r.lo <= 0.5 <= r.hi and r.hi < 0.51
     assert "could not evaluate" in r.directions[0].tail
+    # the largest alpha_max accepted, 1e100, two orders a decade: 0.5 in [0.49999999999998, 0.65]
+    r = tight_rho((Gaussian(0, 1), Gaussian(1, 1)), alpha_max=1e100, refine=False, precise=False,
+                  points_per_decade=2)
+    assert r.lo <= 0.5 <= r.hi < 0.7
 
 
 @pytest.mark.parametrize("alpha", [1e9, 1e20, 1e50])
