@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from _densities import UnplacedNormal, logistic, normal_part
-from countdp.divergence.loss_cgf import DensityLossCgf, FiniteLossCgf, finite_support_pmfs
+from countdp.divergence.finite_support import finite_support_pmfs
+from countdp.divergence.loss_cgf import DensityLossCgf, FiniteLossCgf
 from countdp.laws import CallableDensity, ContinuousLaw, FinitePmf, Gaussian, IntegerLaw, MixedLaw, PointMass
 from countdp.laws.gaussian import GaussianDensity
 

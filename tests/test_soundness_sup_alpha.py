@@ -21,6 +21,7 @@ import pytest
 from scipy.optimize import minimize_scalar
 
 from countdp.divergence.loss_cgf import FiniteLossCgf
+from countdp.divergence.tail_growth import Unresolved
 from countdp.divergence.tight_rho import _chord_bound, _d_interp_bound, tight_rho
 from countdp.laws import FinitePmf, Gaussian
 from countdp.mechanisms import epsilon_dp
@@ -276,7 +277,6 @@ def test_an_unresolved_order_raises_and_never_returns_a_value(alpha):
     """At alpha = 1e50 the float route once returned F = 9e15 +- 5e16 (true: 5e99): the peak of
     the integrand was misplaced where the log-ratio rounds by more than F.  Now Unresolved; the
     location pair's sub-Gaussian score says F is finite at every order, so never inf either."""
-    from countdp.divergence.loss_cgf import Unresolved
     ev = _gauss_evaluator()
     assert ev.finite_at_every_order() and _gauss_evaluator(s_p=2).finite_at_every_order() is None
     with pytest.raises(Unresolved, match="not resolved by the float quadrature"):
@@ -288,7 +288,7 @@ def test_a_far_peak_is_not_read_as_divergence(alpha):
     """N(0, 1) vs N(1, 1) written out as bare densities (no declared constants, D_inf = inf):
     at alpha = 3e6 the integrand's peak x = -a1 lies beyond what float64 resolves and the
     resolved probes only see g rise toward it; before, F read inf there (a false 'infinite')."""
-    from countdp.divergence.loss_cgf import DensityLossCgf, Unresolved
+    from countdp.divergence.loss_cgf import DensityLossCgf
     from countdp.laws import CallableDensity, ContinuousLaw
 
     def bare(mu):
@@ -314,7 +314,7 @@ def test_the_divergence_of_gaussian_pairs(s_p, alpha, diverges):
 def test_an_integral_the_rule_cannot_place_is_infinite_only_where_it_diverges(monkeypatch, alpha, infinite):
     """The quadrature made to fail (its outermost node carries all the mass): F = inf where the
     integral diverges (alpha = 2 for N(0, 4) vs N(1, 1)), Unresolved where it converges (1.2)."""
-    from countdp.divergence.loss_cgf import DensityLossCgf, Unresolved
+    from countdp.divergence.loss_cgf import DensityLossCgf
     monkeypatch.setattr(DensityLossCgf, "_integrate", lambda self, a1, kind, M=0.0: (1.0, 0.0, 1.0))
     ev = _gauss_evaluator(s_p=2)
     if infinite:

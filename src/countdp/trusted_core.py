@@ -67,6 +67,9 @@ TRUSTED_CORE: dict[str, str] = {
     "countdp.divergence.tight_rho":
         "the bracket [lo, hi] of sup_alpha D_alpha/alpha contains the true supremum, wherever "
         "it sits (alpha -> 1, a finite order, beyond the scan's last order)",
+    "countdp.divergence.tail_growth":
+        "an integral is reported divergent (F = inf) only when resolved probes show its "
+        "log-integrand growing at least linearly in a tail; otherwise the order is Unresolved",
     "countdp.divergence.loss_cgf":
         "F(alpha) = (alpha - 1) D_alpha with its error bar, for densities and finite laws",
     "countdp.divergence.noise_pair":

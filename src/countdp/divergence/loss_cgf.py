@@ -41,17 +41,10 @@ from ..laws import Law
 from ..numerics.double_exponential import MACH, node_rounding, piece_nodes
 from ..numerics.estimate import Estimate
 from . import renyi
+from .tail_growth import Unresolved, growing_tail
 
 INF = mpmath.mpf("inf")
 
-
-class Unresolved(ArithmeticError):
-    """The float route could not evaluate F at ``alpha``, and the integral is not shown to
-    diverge there: no value (never an infinite one) is known at that order."""
-
-    def __init__(self, alpha: float, why: str):
-        super().__init__(f"F at alpha = {alpha:.6g} is not resolved by the float quadrature: {why}")
-        self.alpha = alpha
 
 @dataclass(frozen=True)
 class DInfinity:
@@ -458,41 +451,9 @@ class DensityLossCgf(LossCgf):
         return f"D_alpha <= D_inf = {mpmath.nstr(dinf, 6)} at every order" if mpmath.isfinite(dinf) else None
 
     def divergence(self, a1: float) -> str | None:
-        """Where the integral of exp(g), g = lp + a1 (lp - lq), is shown to diverge: the tail in
-        which it grows, else None.  Probes move out from P's centre c geometrically (c +- s 2^k to
-        an infinite end, e -+ |e - c| 2^-k to a finite end e); h_k = g(x_k) + log(the probe's
-        distance from c, or from e) is the log of one shell's contribution, resolved where both
-        log-densities are finite (far out they overflow, which is no evidence) and its rounding
-        a1 4 MACH (|lp| + |lq| + 1) + 4 MACH (|lp| + 1) is below 0.1.  Divergence: over the last
-        seven resolved probes h_k rises, each step beyond the rounding (the shells grow), and the
-        slope of g between probes does not fall beyond it (g at least linear: a peak further out
-        bends g down first, e.g. -x^2/2 - a1 x for a Gaussian location pair at a large order,
-        whose peak at x = -a1 the float probes cannot reach).  :meth:`_unresolved` asks
-        :meth:`finite_at_every_order` first."""
-        c = self.cp
-        k = np.arange(0, 1100, dtype=float)
-        for out, end in ((1, self.hi), (-1, self.lo)):
-            with np.errstate(all="ignore"):
-                if np.isfinite(end):
-                    dist = abs(end - c) * 2.0 ** -k
-                    xs = end - out * dist
-                else:
-                    dist = self.scale * 2.0 ** k
-                    xs = c + out * dist
-                inside = np.isfinite(xs) & (xs > self.lo) & (xs < self.hi) & (dist > 0)
-                xs, dist = xs[inside], dist[inside]
-                lp, lq = self._logs(xs)
-                noise = a1 * 4 * MACH * (np.abs(lp) + np.abs(lq) + 1) + 4 * MACH * (np.abs(lp) + 1)
-                g = lp + a1 * (lp - lq)
-                ok = np.isfinite(g) & np.isfinite(lq) & (noise <= 0.1)
-                gs, hs, ns, xo = g[ok][-7:], (g + np.log(dist))[ok][-7:], noise[ok][-7:], xs[ok][-7:]
-                slack = ns[1:] + ns[:-1]
-                dx = np.abs(np.diff(xo))
-                slopes, slope_slack = np.diff(gs) / dx, slack / dx
-            if len(hs) == 7 and np.all(np.diff(hs) - slack > 0) and \
-                    np.all(np.diff(slopes) + slope_slack[1:] + slope_slack[:-1] >= 0):
-                return f"the integrand grows in the {'upper' if out > 0 else 'lower'} tail"
-        return None
+        """The tail in which int p^alpha q^(1 - alpha) is shown to diverge, else None
+        (:func:`countdp.divergence.tail_growth.growing_tail` from P's centre)."""
+        return growing_tail(self._logs, a1, self.cp, self.scale, self.lo, self.hi)
 
     # mpmath route ----------------------------------------------------------------------------
     def _mp_pieces(self, a1: float):
@@ -669,47 +630,3 @@ class LibraryLossCgf(LossCgf):
 
     def d_inf(self):
         return DInfinity(INF, "not computed by the library fallback (the large-alpha end is left unbounded)")
-
-
-def finite_support_pmfs(P: Law, Q: Law, tail):
-    """(p list, q list, tail_p, tail_q) over P's support, or None if not a discrete pair."""
-    def is_discrete(L):
-        return L.integer or (L.density is None or L.density.mass() == 0)
-
-    if not (is_discrete(P) and is_discrete(Q)):
-        return None
-    if P.integer and (P.support_lo is None or P.support_hi is None):
-        lo, hi = P.window(tail)
-        if Q.integer and (Q.support_lo is None or Q.support_hi is None):
-            qlo, qhi = Q.window(tail)
-            lo, hi = min(lo, qlo), max(hi, qhi)
-        if hi - lo > 400000:
-            return None
-        ks = range(lo, hi + 1)
-        ps = P.mp_pmf_range(lo, hi)
-        qs = _pmf_values(Q, ks)
-        tq = tail if (Q.integer and (Q.support_lo is None or Q.support_hi is None)) else 0
-        return ps, qs, tail, tq
-    if P.integer:
-        ks = range(P.support_lo, P.support_hi + 1)
-        ps = P.mp_pmf_range(P.support_lo, P.support_hi)
-        return ps, _pmf_values(Q, ks), 0, 0
-    atoms = P.atoms()
-    qa = Q.atoms() if not Q.integer else None
-    xs = list(atoms)
-    ps = [atoms[x] for x in xs]
-    if qa is not None:
-        qs = [qa.get(x, mpmath.mpf(0)) for x in xs]
-    else:
-        qs = [Q.mp_pmf(int(x)) if x == int(x) else mpmath.mpf(0) for x in xs]
-    return ps, qs, 0, 0
-
-
-def _pmf_values(Q: Law, ks) -> list:
-    if Q.integer:
-        ks = list(ks)
-        if not ks:
-            return []
-        return Q.mp_pmf_range(ks[0], ks[-1]) if ks == list(range(ks[0], ks[-1] + 1)) else [Q.mp_pmf(k) for k in ks]
-    qa = Q.atoms()
-    return [qa.get(mpmath.mpf(k), mpmath.mpf(0)) for k in ks]

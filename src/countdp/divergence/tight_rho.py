@@ -50,8 +50,10 @@ from ..numerics.estimate import Estimate
 from .location import location_loss_cgf, location_pair
 from .noise_pair import NoisePairLossCgf, noise_pair
 from .standardise import standardised
-from .loss_cgf import (INF, MACH, DensityLossCgf, DInfinity, FiniteLossCgf, LargeAlphaEnd, Unresolved,
-                       LibraryLossCgf, LossCgf, finite_support_pmfs)
+from .finite_support import finite_support_pmfs
+from .loss_cgf import (INF, MACH, DensityLossCgf, DInfinity, FiniteLossCgf, LargeAlphaEnd, LibraryLossCgf,
+                       LossCgf)
+from .tail_growth import Unresolved
 
 __all__ = ["TightRho", "DirectionSup", "LargeAlphaEnd", "DInfinity", "SupRatio", "tight_rho",
            "renyi_curve", "mp_renyi", "d_infinity", "pmf_sup_ratio", "INF", "Unresolved"]
@@ -575,7 +577,7 @@ def _breakpoints(bps) -> list[float]:
 
 def renyi_curve(P: Law, Q: Law, alphas, breakpoints: Iterable = (), location: bool = True) -> Estimate:
     """D_alpha(P||Q) at the given orders by the engine's float64 route (arrays of values and
-    errors); :class:`~countdp.divergence.loss_cgf.Unresolved` (an ArithmeticError) at an order
+    errors); :class:`~countdp.divergence.tail_growth.Unresolved` (an ArithmeticError) at an order
     that route cannot resolve."""
     a = validate.reals("alpha", alphas, lo=1)
     d = _direction(P, Q, _breakpoints(breakpoints), _default_tail(), location)

@@ -1,0 +1,62 @@
+"""Does int exp(g) diverge, g = log p + (alpha - 1) log(p/q) the log-integrand of a Renyi
+integral?  The float route of F(alpha) (:mod:`countdp.divergence.loss_cgf`) reports F = inf only
+where this module shows the integral diverging; an order it can neither evaluate nor show
+divergent is :class:`Unresolved` -- never an infinite value."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..numerics.double_exponential import MACH
+
+__all__ = ["Unresolved", "growing_tail"]
+
+PROBES = 7          # resolved probes of a tail that decide it
+RESOLVED = 0.1      # the largest rounding of g at a probe that counts
+
+
+class Unresolved(ArithmeticError):
+    """The float route could not evaluate F at ``alpha``, and the integral is not shown to
+    diverge there: no value (never an infinite one) is known at that order."""
+
+    def __init__(self, alpha: float, why: str):
+        super().__init__(f"F at alpha = {alpha:.6g} is not resolved by the float quadrature: {why}")
+        self.alpha = alpha
+
+
+def growing_tail(logs: Callable, a1: float, centre: float, scale: float, lo: float, hi: float) -> str | None:
+    """The tail of (lo, hi) in which int exp(g), g = lp + a1 (lp - lq) with ``logs(x) = (lp, lq)``,
+    is shown to diverge, else None.  Probes move out from ``centre`` c geometrically (c +- s 2^k
+    to an infinite end, e -+ |e - c| 2^-k to a finite end e); h_k = g(x_k) + log(the probe's
+    distance from c, or from e) is the log of one shell's contribution, resolved where both
+    log-densities are finite (far out they overflow, which is no evidence) and the rounding
+    a1 4 MACH (|lp| + |lq| + 1) + 4 MACH (|lp| + 1) is below 0.1.  Divergence: over the last seven
+    resolved probes h_k rises, each step beyond the rounding (the shells grow), and the slope of g
+    between probes does not fall beyond it (g at least linear: a peak further out bends g down
+    first, e.g. -x^2/2 - a1 x for a Gaussian location pair at a large order, whose peak at
+    x = -a1 the float probes cannot reach)."""
+    k = np.arange(0, 1100, dtype=float)
+    for out, end in ((1, hi), (-1, lo)):
+        with np.errstate(all="ignore"):
+            if np.isfinite(end):
+                dist = abs(end - centre) * 2.0 ** -k
+                xs = end - out * dist
+            else:
+                dist = scale * 2.0 ** k
+                xs = centre + out * dist
+            inside = np.isfinite(xs) & (xs > lo) & (xs < hi) & (dist > 0)
+            xs, dist = xs[inside], dist[inside]
+            lp, lq = logs(xs)
+            noise = a1 * 4 * MACH * (np.abs(lp) + np.abs(lq) + 1) + 4 * MACH * (np.abs(lp) + 1)
+            g = lp + a1 * (lp - lq)
+            ok = np.isfinite(g) & np.isfinite(lq) & (noise <= RESOLVED)
+            gs, hs, ns, xo = (v[ok][-PROBES:] for v in (g, g + np.log(dist), noise, xs))
+            slack = ns[1:] + ns[:-1]
+            dx = np.abs(np.diff(xo))
+            slopes, slope_slack = np.diff(gs) / dx, slack / dx
+        if len(hs) == PROBES and np.all(np.diff(hs) - slack > 0) and \
+                np.all(np.diff(slopes) + slope_slack[1:] + slope_slack[:-1] >= 0):
+            return f"the integrand grows in the {'upper' if out > 0 else 'lower'} tail"
+    return None
