@@ -125,3 +125,14 @@ def test_lemma_6_3_ingredients():
         assert contains(laplace.entropy, mpmath.log(2 * mpmath.e * dm))
         # negative control: entropy log(2 e d) + 1/1000
         assert decide_contains(laplace.entropy, formulas.laplace_entropy.ball(d) + fmpq(1, 1000)) is FALSE
+
+
+def test_markov_sum_bound_with_slack_on_either_side_of_the_truth():
+    """The sum at q0 equals (1+r)/2 exactly, so sum <= (1+r)/2 - slack holds for every slack < 0
+    and fails for every slack > 0 (the sum and (1+r)/2 run from 0.5 to 1 over r in [0.01, 0.99]):
+    a negative slack is proved (a small one away from r -> 0, where the ball of the sum at
+    q0 -> 1 is wide), a slack of 0.01 or 2 disproved."""
+    assert certify_markov_sum_bound(r_lo="0.2", nboxes=64, slack="-0.01").verdict is TRUE
+    assert certify_markov_sum_bound(nboxes=16, slack="-3").verdict is TRUE
+    for slack in ("0.01", "2"):
+        assert certify_markov_sum_bound(nboxes=16, slack=slack).verdict is FALSE

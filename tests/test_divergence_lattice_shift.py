@@ -177,3 +177,17 @@ def test_the_continuum_guess_is_minus_log_of_the_squared_airy_ground_state(kind)
             ref = float(-2 * mpmath.log(mpmath.airyai(z)))
             assert law.V[k + K] == pytest.approx(ref, rel=1e-12, abs=1e-12), k
     assert law.k0 == -K and len(law.V) == 2 * K + 1 and law.theta == theta
+
+
+@pytest.mark.parametrize("kind", ["symmetric", "one-sided"])
+def test_newton_stops_once_converged_and_theta_is_a_fraction(kind):
+    """Newton from the continuum guess converges quadratically: it stops after a handful of
+    steps, far below its limit of 60 (a loop that ran on past convergence would report 60);
+    theta, the lattice's offset, must lie in [0, 1)."""
+    from countdp.divergence.lattice_shift import kkt_solution
+
+    sol = kkt_solution(kind, 0.25, 0.05)
+    assert 1 <= sol.iterations <= 15
+    for theta in (1.0, 1.5, -0.25):
+        with pytest.raises(ValueError, match="theta must lie in"):
+            lattice_minimum(kind, theta, 5)

@@ -222,3 +222,21 @@ def test_rounding_within_its_stated_bound_is_not_read_as_a_growing_log_ratio():
                                       mass=mpmath.exp(mpmath.mpf(-1) / 2), np_logpdf=lq), name="noisy")
     d = DensityLossCgf(Gaussian(0, 1), Q).d_inf()
     assert d.value == pytest.approx(0.5, abs=1e-9)
+
+
+def test_the_summed_window_pairs_every_integer_and_keeps_a_one_sided_tail_of_q():
+    """An integer P without support ends against an integer Q bounded below only: p and q are
+    read at the same integers (the window's last one included), and Q's mass beyond the window
+    is the same proven tail as P's (Q is unbounded above)."""
+    from countdp.mechanisms import ShiftedLogGaussian
+    from countdp.mechanisms.epsilon_dp import DiscreteLaplace
+
+    P = DiscreteLaplace(3, 0.7)
+    Q = ShiftedLogGaussian(0.05, 1.0, r=0.1).rounded_law(3)
+    assert Q.support_lo == 0 and Q.support_hi is None
+    tail = mpmath.mpf(10) ** -20
+    ps, qs, tp, tq = finite_support_pmfs(P, Q, tail)
+    lo, hi = P.window(tail)
+    assert len(ps) == len(qs) == hi - lo + 1
+    assert ps[-1] == P.mp_pmf(hi) and qs[-1] == Q.mp_pmf(hi)
+    assert tp == tail and tq == tail

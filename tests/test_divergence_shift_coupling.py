@@ -167,3 +167,33 @@ def test_fibre_sums_at_sites_where_a_neighbour_is_zero(kind):
     got = _fibre_sums(G, summand)
     assert np.all(np.isfinite(got))
     assert got == pytest.approx(want, rel=1e-14, abs=1e-15)
+
+
+def test_smoothing_keeps_the_signed_mean_and_raises_the_mean_absolute_error(setting):
+    """K_q is symmetric: on every fibre, sum_k x G(x) is unchanged by G * K_q (x = k + theta on the
+    widened grid, which starts J sites lower), and E|X| <= E|X + J| <= E|X| + E|J| (Jensen, then
+    the triangle inequality)."""
+    grid = setting[3]
+    q = 0.8
+    sm = grid.smoothed(q)
+    assert sm.G.shape[1] > grid.G.shape[1]
+    before = np.sum(grid.x * grid.G, axis=1)
+    after = np.sum(sm.x * sm.G, axis=1)
+    assert np.allclose(after, before, rtol=0, atol=1e-12 * np.abs(grid.x * grid.G).sum(axis=1).max())
+    j, K = shift_coupling.discrete_laplace(q)
+    assert grid.mean_abs() <= sm.mean_abs() <= grid.mean_abs() + float(np.sum(np.abs(j) * K)) + 1e-12
+
+
+@pytest.mark.parametrize("make", [lambda: ShiftedLogGaussian(0.05, 1.0, r=0.1), lambda: AiryLogMechanism(0.05, 1.0)],
+                         ids=["log-Gaussian", "Airy"])
+def test_the_tabulated_log_density_holds_its_order_up_to_the_padded_ends(make):
+    """The table runs 2 beyond the noise range on each side (room for the edge shifts): in its
+    last two intervals, where the node slopes are the one-sided differences at the far end, it
+    is still the noise's log-density to ~1e-12 relative to the log's size."""
+    noise = shift_coupling.log_noise(make(), 30)
+    tab = noise.logpdf
+    ends = [-tab.h * (len(tab.tables[0][0]) - 1), tab.h * (len(tab.tables[1][0]) - 1)]
+    z = np.array([e - np.sign(e) * tab.h * f for e in ends for f in (0.0, 0.3, 0.5, 1.0, 1.5, 1.7)])
+    exact = noise.exact(z)
+    assert np.all(np.isfinite(exact))
+    assert np.max(np.abs(tab(z) - exact) / (1 + np.abs(exact))) < 1e-12

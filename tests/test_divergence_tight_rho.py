@@ -432,3 +432,9 @@ def test_a_diverging_direction_keeps_its_finite_curve():
     for a, r in zip(d.alphas[fin], d.ratios[fin]):
         exact = float(renyi.gaussian_renyi(mpmath.mpf(a), 0, 2, 0, 1).value / mpmath.mpf(a))
         assert r == pytest.approx(exact, rel=1e-9, abs=0)
+
+
+@pytest.mark.parametrize("p, q", [([0.5, 0.5], [0.0, 0.0]), ([0.0, 0.0], [0.5, 0.5]), ([0.5], [0.5, 0.5])])
+def test_pmf_sup_ratio_refuses_a_pmf_of_mass_zero_or_a_length_mismatch(p, q):
+    with pytest.raises(ValueError, match="p and q must be nonnegative, nonzero 1-d arrays of one length"):
+        pmf_sup_ratio(p, q)

@@ -195,3 +195,14 @@ def test_nodes_pile_up_geometrically_towards_an_end_where_the_integrand_grows_on
     assert min(near_grow) <= 1 / mpmath.mpf(39) and len(near_grow) >= 3
     assert all(b / a >= 4 for a, b in zip(near_grow, near_grow[1:]))   # a geometric pile
     assert [x for x in nodes if T - mpmath.mpf("0.5") < side * x < T] == []   # none at the other end
+
+
+def test_the_convex_sandwich_carries_the_rounding_of_both_of_its_logs():
+    """The sandwich's allowance is the rounding bound of g at each of its two ends, added:
+    2 x log_integrand_rounding, exactly (an allowance shrunk below it would let a rounded log
+    pass for a bound)."""
+    P, Q = Gaussian(0, 5), Gaussian(-1, 3)
+    for alpha, T in ((mpmath.mpf(25) / 16, 40), (mpmath.mpf(4), 160)):
+        s = truncation.truncated_bounds_convex(P, Q, alpha, T)
+        r = truncation.log_integrand_rounding(P, Q, alpha, T)
+        assert r > 0 and s.rounding == 2 * r

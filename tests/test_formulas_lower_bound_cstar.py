@@ -77,3 +77,15 @@ def test_assembled_bound_tends_to_its_limit():
     rho = eps * N / (eps * N + 3)
     val = r * r * N * N * formulas.assembled_bound(N, r, q, rho)
     assert val == pytest.approx(formulas.assembled_limit(r, eps, q), rel=1e-12, abs=0)
+
+
+@pytest.mark.parametrize("E, M", [("0.01", "5"), ("0.5", "2"), ("3", "0.5"), ("5.9", "40")])
+def test_the_interpolation_bound_is_the_continuum_minimum_rescaled(E, M):
+    """The interpolated psi~ has mass m0 = 1 - E/6 and int |x| psi~^2 <= M + 1: normalised,
+    int phi'^2 = E/m0 and int |x| phi^2 <= (M + 1)/m0, so the continuum minimum gives
+    E/m0 >= c0 m0^2 / (2 (M+1)^2), i.e. 2E >= 2 m0 c0/(2 ((M+1)/m0)^2) = c0 m0^3/(M+1)^2."""
+    with mpmath.workdps(40):
+        E, M = mpmath.mpf(E), mpmath.mpf(M)
+        m0 = 1 - E / 6
+        scaled = 2 * m0 * formulas.continuum_dirichlet_minimum.mp((M + 1) / m0)
+        assert abs(formulas.interpolation_bound.mp(E, M) / scaled - 1) < mpmath.mpf(10) ** -35

@@ -48,3 +48,12 @@ def test_fractional_and_high_absolute_moments_match_a_plain_quadrature():
             ref = 2 * mp.quad(lambda x: x ** k * airy.mp_pdf(x), splits)
         assert abs(got.value - ref) <= got.error + ref * mp.mpf("1e-25"), k
         assert got.error <= ref * mp.mpf("1e-25"), k
+
+
+def test_the_score_moment_ratio_starts_at_k_1():
+    """k counts the even moments E s^{2k} from k = 1 (k = 0 would be the mass, not a moment ratio)."""
+    import pytest
+
+    for k in (0, -1, 1.5):
+        with pytest.raises(ValueError, match="k must be"):
+            airy.score_moment_ratio(k, 15)

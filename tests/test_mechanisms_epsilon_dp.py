@@ -168,3 +168,13 @@ def test_the_discrete_laplace_window_is_the_smallest_with_the_tail(a, tail):
     with pytest.raises(ValueError, match="tail must lie in"):
         law.window(0)
     assert law.describe() == f"DLap(2, a={mpmath.nstr(mpmath.mpf(a), 6)})"
+
+
+@pytest.mark.parametrize("a", ["0.05", "0.7", "3"])
+def test_the_discrete_laplace_tail_mass_is_one_minus_the_central_sum(a):
+    """P(|X - m| > t) in closed form against 1 - sum_{|k - m| <= t} p_k at 40 digits."""
+    with mpmath.workdps(40):
+        law = epsilon_dp.DiscreteLaplace(2, mpmath.mpf(a))
+        for t in (0, 1, 5, 30):
+            central = mpmath.fsum(law.mp_pmf(k) for k in range(2 - t, 2 + t + 1))
+            assert abs(law.tail_mass(t) - (1 - central)) < mpmath.mpf(10) ** -35
