@@ -80,6 +80,8 @@ def _c0(dps=None) -> mpmath.mpf:
     "theta) and min J/2 by Newton on the KKT system, at the requested mean absolute value M",
     "dual certificates by shooting (a lower bound for every law at that M) against the Newton primal value",
     "the interpolation bound c0 (1 - E/6)^3/(M + 1)^2 and c0/(M + 2)^2 (closed forms, c0 = 8|a1'|^3/27)",
+    "the piecewise-linear interpolant of the Dirichlet minimiser measured directly (its energy E, mass 1 - E/6, "
+    "first moment <= M + 1), and the continuum minimum c0/(2 M^2) rescaled to its mass and moment",
     "the rate: M^2 min_theta phi_theta(M) extrapolated in 1/M^2 to c0, the remainder's exponent fitted",
 ])
 def lattice(check):
@@ -105,6 +107,7 @@ def _lattice_cases(check, th, M, duals):
     bound = float(formulas.interpolation_bound.fp(e.value, e.M))
     check.compare({**p, "quantity": "2E vs interpolation"}, lhs=twoE, relation=">=", rhs=bound, tol=1e-14,
                   route="2 min E >= c0 (1 - E/6)^3/(M + 1)^2")
+    _interpolant_cases(check, p, e, bound)
     check.compare({**p, "quantity": "2E vs c0/(M+2)^2"}, lhs=twoE, relation=">=",
                   rhs=float(formulas.lattice_dirichlet_bound.fp(e.M)), tol=1e-14, route="2 min E >= c0/(M + 2)^2")
     sym = lattice_minimum("symmetric", float(th), M)
@@ -117,6 +120,45 @@ def _lattice_cases(check, th, M, duals):
                           relation="==", rhs=sol.value, tol=1e-10 * sol.value,
                           route="dual certificate (shooting) vs Newton / eigenvector primal value")
     return twoE / bound - 1, th, M
+
+
+def interpolant_moments(law) -> tuple[float, float, float]:
+    """The piecewise-linear interpolant of psi_k = sqrt(p_k) (sum psi_k^2 = 1) on the sites x_k,
+    falling to 0 one site beyond each end: (int psi~'^2, int psi~^2, int |x| psi~^2).  Each
+    interval's integral is exact: (b - a)^2, (a^2 + ab + b^2)/3, and the cubic |x| psi~^2 by
+    2-point Gauss-Legendre on each side of x = 0."""
+    V = law.V - law.V.min()
+    psi = np.sqrt(np.exp(-V) / np.exp(-V).sum())
+    psi, x = np.r_[0.0, psi, 0.0], np.r_[law.x[0] - 1, law.x, law.x[-1] + 1]
+    a, b, x0 = psi[:-1], psi[1:], x[:-1]
+    split = np.clip(-x0, 0.0, 1.0)                 # where x = x0 + t crosses 0 (t in [0, 1])
+    first = np.zeros_like(a)
+    for lo, hi in ((np.zeros_like(split), split), (split, np.ones_like(split))):
+        for node in ((1 - 3 ** -0.5) / 2, (1 + 3 ** -0.5) / 2):
+            t = lo + (hi - lo) * node
+            first += (hi - lo) / 2 * np.abs(x0 + t) * (a + (b - a) * t) ** 2
+    return float(np.sum((b - a) ** 2)), float(np.sum((a * a + a * b + b * b) / 3)), float(np.sum(first))
+
+
+def _interpolant_cases(check, p, e, bound):
+    """Step 4's proof on the minimiser itself: its interpolant has energy E, mass m0 = 1 - E/6 and
+    first moment M1 <= M + 1; rescaled to mass 1 the continuum minimum gives
+    2E >= 2 m0 c0/(2 (M1/m0)^2), and at M1 = M + 1 that is the closed form c0 m0^3/(M + 1)^2."""
+    energy, m0, M1 = interpolant_moments(e.law)
+    n = len(e.law.V)
+    rounding = 64 * n * np.finfo(float).eps      # float sums of n terms of size <= 1
+    check.compare({**p, "quantity": "interpolant: int psi'^2 vs E"}, lhs=energy, relation="==", rhs=e.value,
+                  tol=rounding * e.value, route="the interpolant's energy vs the minimiser's value")
+    check.compare({**p, "quantity": "interpolant: int psi^2 vs 1 - E/6"}, lhs=m0, relation="==",
+                  rhs=1 - e.value / 6, tol=rounding, route="the interpolant's mass vs 1 - E/6")
+    check.compare({**p, "quantity": "interpolant: int |x| psi^2 vs M + 1"}, lhs=M1, relation="<=", rhs=e.M + 1,
+                  tol=rounding * e.M, route="the interpolant's first moment vs M + 1")
+    check.compare({**p, "quantity": "2E vs the continuum minimum on the interpolant"}, lhs=2 * e.value,
+                  relation=">=", rhs=2 * m0 * float(formulas.continuum_dirichlet_minimum.fp(M1 / m0)),
+                  tol=rounding * e.value, route="2E >= 2 m0 c0/(2 (M1/m0)^2) (the continuum minimum, rescaled)")
+    check.compare({**p, "quantity": "interpolation bound vs the rescaled continuum minimum"}, lhs=bound,
+                  relation="==", rhs=2 * m0 * float(formulas.continuum_dirichlet_minimum.fp((e.M + 1) / m0)),
+                  tol=rounding * bound, route="c0 (1 - E/6)^3/(M + 1)^2 vs 2 m0 c0/(2 ((M + 1)/m0)^2)")
 
 
 def _lattice_rate(check, c0):
@@ -204,6 +246,10 @@ FAULTS += [
     fault("cstar.lower.lattice", "interpolation bound over M^2 (its + 1 dropped)", "shift dropped",
           offset_argument(formulas.interpolation_bound, "M", -1)),
     fault("cstar.lower.lattice", "8|a1'|^3/27 off by 0.1 %", "constant", scale(formulas.airy_limit_constant, "1.001")),
+    fault("cstar.lower.lattice", "(1 - E/6) for (1 - E/6)^3 in the interpolation bound", "exponent",
+          replace_body(formulas.interpolation_bound, lambda ctx, E, M, a1p=None:
+                       formulas.airy_limit_constant.body(ctx, a1p) * (1 - ctx.convert(E) / 6)
+                       / ((ctx.convert(M) + 1) * (ctx.convert(M) + 1)))),
     fault("cstar.lower.lattice", "c0/(M + 2) for c0/(M + 2)^2", "exponent",
           replace_body(formulas.lattice_dirichlet_bound, lambda ctx, M, a1p=None:
                        formulas.airy_limit_constant.body(ctx, a1p) / (ctx.convert(M) + 2))),
