@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import mpmath
-from flint import ctx
+from flint import arb, ctx
 
 from _ball_reference import exact
 from countdp.arb.airy import certified_limit_constant, certified_prime_zero
@@ -36,3 +36,13 @@ def test_an_undecided_step_of_the_zero_certificate_raises(monkeypatch):
     monkeypatch.setattr(airy_cert, "bisect", lambda *a, **k: NotProved())
     with pytest.raises(Undecided, match="Ai' < 0 on"):
         certified_prime_zero()
+
+
+def test_the_negativity_of_ai_prime_is_decided_on_its_sign_not_on_a_bound_above_it():
+    """The branch and bound behind a1' being the largest zero: Ai' < 0 is proved on a box of
+    [a1', 0] and refused on a box left of a1', where Ai' > 0 (Ai'(-2) = 0.618...) although
+    Ai' < 1 there -- a comparison with any constant above 0 would prove it."""
+    from countdp.arb.airy import ai_prime_negative
+    from countdp.arb.verdicts import Verdict
+    assert ai_prime_negative((arb(-0.5), arb(0))) is Verdict.PROVED_TRUE
+    assert ai_prime_negative((arb(-2), arb("-1.9"))) is Verdict.PROVED_FALSE

@@ -119,3 +119,14 @@ def test_bad_input_names_the_parameter():
         best_uniform_size(0, "1/10")
     with pytest.raises(ValueError, match="S must"):
         quantized_truncated_gaussian(0, -1, 1)
+
+
+def test_the_gaussian_prior_search_refuses_a_negative_r():
+    """r is a probability-like weight in [0, 1] of eq (30): a negative r is refused by name."""
+    with pytest.raises(ValueError, match="r"):
+        best_gaussian_prior_scale(1, r=-0.5)
+
+
+def test_the_uniform_prior_search_refuses_a_negative_r():
+    with pytest.raises(ValueError, match="r"):
+        best_uniform_scale(r=-0.5)

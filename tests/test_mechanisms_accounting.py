@@ -135,3 +135,13 @@ def test_an_edge_too_far_apart_for_a_float_grid_is_refused_with_its_mu():
     does not fit a float64 grid, and the message gives that mu."""
     with pytest.raises(ValueError, match=r"the edge at n = 1 has mu = gap/sigma = 6\.93e\+6 above 1e6"):
         accounting.released_pld(mpmath.mpf("1e-7"), 1, 1)
+
+
+def test_the_rounded_loss_keeps_all_the_mass_when_the_clip_is_near_the_centre():
+    """The pmf of the loss d Z + d^2/2 on Z > z_clip, the clipping atom and the mass counted as
+    infinite add up to 1: with d < 0 the largest losses sit just above the clip (here at
+    z = -0.7, where phi is large), so the top bucket carries mass of order h phi(0.7) / |d|."""
+    h = 1e-3
+    for d in (-0.5, 0.5):
+        pmf, infinite = accounting._loss_pmf(d, -0.7, 0.3, h)
+        assert abs(sum(pmf.values()) + infinite - 1) < 1e-12

@@ -22,7 +22,7 @@ from scipy.optimize import minimize_scalar
 
 from countdp.divergence.loss_cgf import FiniteLossCgf
 from countdp.divergence.tail_growth import Unresolved
-from countdp.divergence.tight_rho import _chord_bound, _d_interp_bound, tight_rho
+from countdp.divergence.tight_rho import _chord_bound, _d_interp_bound, pmf_sup_ratio, tight_rho
 from countdp.laws import FinitePmf, Gaussian
 from countdp.mechanisms import epsilon_dp
 
@@ -333,3 +333,79 @@ def test_an_integral_the_rule_cannot_place_is_infinite_only_where_it_diverges(mo
 def test_a_divergent_pair_is_still_reported_infinite_from_the_right_order():
     r = tight_rho((Gaussian(0, 2), Gaussian(0, 1)), refine=False, precise=False)
     assert r.value == math.inf and r.directions[0].alpha >= 4 / 3
+
+
+def test_growing_tail_probes_a_finite_end_geometrically():
+    """On (1, 2) with lp = log((x - 1)^(-1/2)/2) (Beta(1/2, 1) moved to 1) against the uniform
+    q, the integrand exp(lp + a1 (lp - lq)) ~ (x - 1)^(-(1 + a1)/2) is integrable at 1 exactly
+    when a1 < 1: the probes must close in on the finite end 1 (e + |e - c| 2^-k) to see it grow,
+    and see nothing at a1 = 1/2 ((x - 1)^(-3/4), integrable)."""
+    from countdp.divergence.tail_growth import growing_tail
+
+    def logs(x):
+        x = np.asarray(x, dtype=float)
+        return -0.5 * np.log(x - 1) - math.log(2), np.zeros_like(x)
+
+    assert growing_tail(logs, 2.0, 1.5, 0.1, 1.0, 2.0) == "the integrand grows in the lower tail"
+    assert growing_tail(logs, 0.5, 1.5, 0.1, 1.0, 2.0) is None
+
+
+def test_a_cell_bound_takes_each_end_at_its_value_plus_its_error():
+    """The bound of D_alpha/alpha on a cell [a, b] must cover the largest value the evaluated ends
+    allow, (F_b + E_b)/(b (b - 1)) at b: for F = alpha (alpha - 1)/2 (D/alpha = 1/2, a nearly
+    flat curve whose interpolation bound is the smaller one) with an error at b, the
+    bound is at least the upper end value and at least the bound without errors."""
+    from countdp.divergence.tight_rho import _Scan
+
+    class Flat:
+        end_bounds_cells = False
+
+        def loss_range(self):
+            return 0.1
+
+    a, b = 2.0, 3.0
+    exact = _Scan(Flat(), 0.5, 0.0)
+    exact.pts = {a: (a * (a - 1) / 2, 0.0), b: (b * (b - 1) / 2, 0.0)}
+    noisy = _Scan(Flat(), 0.5, 0.0)
+    noisy.pts = {a: (a * (a - 1) / 2, 0.0), b: (b * (b - 1) / 2, 1e-3)}
+    top = (b * (b - 1) / 2 + 1e-3) / (b * (b - 1))
+    assert noisy.cell_ub(a, b) >= top > 0.5
+    assert noisy.cell_ub(a, b) > exact.cell_ub(a, b) >= 0.5
+
+
+def test_refining_the_light_sup_never_lowers_the_best_grid_value():
+    """pmf_sup_ratio's refinement keeps the grid's best ratio unless the optimiser beats it: with
+    the true maximiser (alpha = 1.467 for p = (1/2, 1/2), q = (0.9, 0.1)) beyond alpha_max the
+    grid's best is its last order, which the bounded optimiser only approaches from inside."""
+    p, q = [0.5, 0.5], [0.9, 0.1]
+    for alpha_max in (1.2, 1.4, 3.0):
+        refined = pmf_sup_ratio(p, q, alpha_max=alpha_max, refine=True)
+        grid = pmf_sup_ratio(p, q, alpha_max=alpha_max, refine=False)
+        assert refined.value >= grid.value
+
+
+def test_the_float_route_counts_the_atoms_at_orders_near_one():
+    """The released laws at n = 1 and 2 (an atom at 0 on both) by the float route and by the
+    mpmath route agree within their summed error bars, at orders where a1 L_range <= 1 (the
+    expm1 form of F, the atoms' terms p expm1(a1 L)) and beyond it."""
+    from countdp.divergence.tight_rho import mp_renyi, renyi_curve
+    from countdp.mechanisms import ShiftedLogGaussian
+    mech = ShiftedLogGaussian(r0=0.5, c=1)
+    P, Q = mech.released_law(1), mech.released_law(2)
+    assert P.atoms() and Q.atoms()
+    for alpha in (1.001, 1.05, 1.3):
+        fl, mp_ = renyi_curve(P, Q, [alpha]), mp_renyi(P, Q, alpha)
+        assert abs(fl.value[0] - float(mp_.value)) <= fl.error[0] + float(mp_.error)
+
+
+def test_far_out_densities_carry_the_rounding_of_their_location():
+    """Laplace(10^6, 1) against Laplace(10^6 + 1, 1), not moved to the origin, D_2 =
+    log(2e/3 + e^-2/3) exactly: the mpmath route, run with guard bits for a location 10^6 scales
+    out, covers the truth and adds at least the base precision's rounding of its value to the
+    quadrature's error."""
+    from countdp.divergence.tight_rho import mp_renyi
+    from countdp.laws import Laplace
+    est = mp_renyi(Laplace(10 ** 6, 1), Laplace(10 ** 6 + 1, 1), 2, location=False)
+    exact = mpmath.log(2 * mpmath.e / 3 + mpmath.exp(-2) / 3)
+    assert abs(est.value - exact) <= est.error
+    assert est.error >= mpmath.eps * abs(est.value)

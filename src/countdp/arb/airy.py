@@ -15,7 +15,12 @@ from .. import formulas
 from .ranges import bisect, sign_change_bracket, split_at_midpoint
 from .verdicts import Undecided, Verdict, decide_lt, interval
 
-__all__ = ["certified_prime_zero", "certified_limit_constant"]
+__all__ = ["ai_prime_negative", "certified_prime_zero", "certified_limit_constant"]
+
+
+def ai_prime_negative(box) -> Verdict:
+    """Whether Ai' < 0 on the interval ``box`` = (lo, hi), decided on its ball."""
+    return decide_lt(interval(box[0], box[1]).airy_ai(derivative=1), 0)
 
 
 def certified_prime_zero() -> arb:
@@ -23,9 +28,7 @@ def certified_prime_zero() -> arb:
     docstring at the current Arb precision.  Raises :class:`Undecided` if a step is not decided."""
     lo, hi = sign_change_bracket(lambda x: x.airy_ai(derivative=1), arb.airy_ai_zero(1, derivative=1),
                                  "sign change of Ai'")
-    neg = bisect((hi, arb(0)),
-                 lambda bx: decide_lt(interval(bx[0], bx[1]).airy_ai(derivative=1), 0),
-                 split_at_midpoint, 4000)
+    neg = bisect((hi, arb(0)), ai_prime_negative, split_at_midpoint, 4000)
     if neg.verdict is not Verdict.PROVED_TRUE:
         raise Undecided("Ai' < 0 on [a1' + d, 0] not certified")
     return interval(lo, hi)
