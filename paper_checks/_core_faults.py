@@ -575,6 +575,15 @@ DIVERGENCE = [
                patch_method(f"{LOSS_CGF}:DensityLossCgf.divergence",
                             lambda f: lambda self, a1: f(self, a1) or "grows" if a1 > 1e5 else f(self, a1)),
                caught_by=f"{S_SUP_ALPHA}::test_a_far_peak_is_not_read_as_divergence"),
+    core_fault("divergence", "F: the float rule's outermost contributions not looked at (a finite end's "
+               "unreached mass taken as resolved)", "dropped term",
+               patch_method(f"{LOSS_CGF}:DensityLossCgf._integrate",
+                            lambda f: lambda self, *a, **k: (lambda t: (t[0], t[1], 0.0))(f(self, *a, **k))),
+               caught_by=f"{S_SUP_ALPHA}::test_an_integrand_unbounded_at_a_finite_end_never_gets_a_finite_value_it_does_not_cover"),
+    core_fault("divergence", "F by mpmath: an integrand unbounded at a finite end integrated as if it were not",
+               "dropped term",
+               patch_method(f"{LOSS_CGF}:DensityLossCgf._unresolved_at_an_end", lambda f: lambda self, a1: False),
+               caught_by=f"{S_SUP_ALPHA}::test_an_integrand_unbounded_at_a_finite_end_never_gets_a_finite_value_it_does_not_cover"),
 ]
 
 FAULTS = ARB_VERDICTS + ARB_RANGES + ARB_TAILS + NUMERICS + HARNESS + LAWS + DIVERGENCE

@@ -427,3 +427,25 @@ def test_the_airy_samplers_envelope_segments_have_the_areas_of_their_exponential
         exact = mpmath.quad(lambda x: mpmath.exp(s0 + d * (x - lo)), [lo, hi if np.isfinite(hi) else mpmath.inf])
         assert float(areas[i]) == pytest.approx(float(exact), rel=1e-12, abs=0), i
     assert env.total == pytest.approx(float(areas.sum()), rel=1e-15, abs=0)
+
+
+def test_a_density_vanishing_at_a_finite_end_keeps_its_digits_next_to_it():
+    """Triangular and raised-cosine densities vanish at their ends; their log-densities next to an
+    end agree with the closed form taken at 80 digits (w - |x - mu| and 1 + cos(pi x / w) would
+    lose every digit there: the uniform-triangular divergence came out 612 instead of log 2)."""
+    from countdp.laws.reference import RaisedCosine, Triangular
+    tri, cos_ = Triangular(0.5, 0.5), RaisedCosine(1.0)
+    with mpmath.workdps(80):
+        for x in (1e-20, 1e-200, 1 - 2.0 ** -45):
+            ref = mpmath.log(4 * min(mpmath.mpf(x), 1 - mpmath.mpf(x)))
+            assert abs(float(tri.density.logpdf(np.array([x]))[0]) - float(ref)) < 1e-12 * abs(ref)
+        for x in (-1 + 2.0 ** -40, 1 - 2.0 ** -30):
+            ref = mpmath.log1p(mpmath.cos(mpmath.pi * mpmath.mpf(x))) - mpmath.log(2)
+            assert abs(float(cos_.density.logpdf(np.array([x]))[0]) - float(ref)) < 1e-12 * abs(ref)
+    for x in (mpmath.mpf(10) ** -40, 1 - mpmath.mpf(2) ** -45):
+        ref = mpmath.log(4 * min(x, 1 - x))
+        assert abs(tri.density.mp_logpdf(x) - ref) < mpmath.mpf(10) ** -12 * abs(ref)
+    x = -1 + mpmath.mpf(10) ** -12
+    with mpmath.workdps(80):
+        ref = mpmath.log1p(mpmath.cos(mpmath.pi * x)) - mpmath.log(2)
+    assert abs(cos_.density.mp_logpdf(x) - ref) < mpmath.mpf(10) ** -12 * abs(ref)

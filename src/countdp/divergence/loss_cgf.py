@@ -352,9 +352,13 @@ class DensityLossCgf(LossCgf):
                 out.append(p)
         return [self.lo] + out + [self.hi]
 
-    def _integrate(self, a1: float, kind: str, M: float = 0.0) -> tuple[float, float, float]:
+    def _integrate(self, a1: float, kind: str, M: float = 0.0,
+                   edges: str = "all") -> tuple[float, float, float]:
         """(I_h/2, |I_h/2 - I_h|, outermost contribution) of the density part of
-        E_P[expm1(a1 L)] (kind 'expm1'), E_P[exp(a1 L - M)] ('exp') or E_P[L] ('kl')."""
+        E_P[expm1(a1 L)] (kind 'expm1'), E_P[exp(a1 L - M)] ('exp') or E_P[L] ('kl').  The
+        outermost contribution is the largest |f w| over the last three nodes of an infinite tail
+        and the three nodes nearest a finite end of the support (``edges`` = 'ends': those only):
+        an integrand unbounded at a finite end leaves mass closer to it than float64 nodes reach."""
         x_star, width = self._peak(a1 if kind != "kl" else 0.0)
         ends = self._splits(x_star, width)
         xs, ws, cs, tails = [], [], [], []
@@ -364,8 +368,13 @@ class DensityLossCgf(LossCgf):
             xs.append(x)
             ws.append(w)
             cs.append(coarse)
-            tails.append(np.zeros(len(x), bool) if finite else
-                         np.r_[np.zeros(len(x) - 3, bool), np.ones(3, bool)])
+            tail = np.zeros(len(x), bool)
+            if not finite and edges == "all":
+                tail[-3:] = True
+            for end in (a, b):
+                if np.isfinite(end) and end in (self.lo, self.hi):
+                    tail[np.argsort(np.abs(x - end), kind="stable")[:3]] = True
+            tails.append(tail)
         x, w, coarse, tail = (np.concatenate(v) for v in (xs, ws, cs, tails))
         lp, lq = self._logs(x)
         with np.errstate(all="ignore"):
@@ -485,7 +494,25 @@ class DensityLossCgf(LossCgf):
     def mp_F(self, alpha):
         if not self.has_density:
             return self._finite.mp_F(alpha)
+        a1 = float(alpha) - 1
+        if self._unresolved_at_an_end(a1):
+            # mpmath's nodes stop short of the end too: its error estimate does not see the mass there
+            if self.finite_at_every_order() is None and self.divergence(a1):
+                return Estimate(INF, mpmath.mpf(0))
+            raise Unresolved(float(alpha), "the integrand is not negligible at the nodes nearest a finite end "
+                                           "of the support, and the integral is not shown to diverge")
         return self._with_location_guard(lambda: self._mp_F(alpha))
+
+    def _unresolved_at_an_end(self, a1: float) -> bool:
+        """Whether the float rule's nodes nearest a finite end of P's support carry more than
+        1e-12 of int exp(g - g(x*)) (g the log-integrand, x* its peak): an integrand unbounded
+        there, whose mass next to the end no rule with rounded nodes reaches."""
+        if np.isinf(self.lo) and np.isinf(self.hi):
+            return False
+        x_star, _ = self._peak(a1)
+        M = float(self._g(a1, [x_star])[0])
+        dens, _, edge = self._integrate(a1, "exp", M, edges="ends")
+        return not (np.isfinite(dens) and edge <= 1e-12 * dens)
 
     def kl(self):
         if not self.has_density:
@@ -547,12 +574,18 @@ class DensityLossCgf(LossCgf):
                                            options={"xatol": 1e-12 * max(1.0, abs(best_x))})
             if -res.fun > best:
                 best, best_x = -float(res.fun), float(res.x)
-        # outward doubling: does the log-ratio keep growing (sign = 1) / falling in a tail?
+        # outward doubling to an infinite end, halving the distance to a finite one: does the
+        # log-ratio keep growing (sign = 1) / falling there?  (Q's density may vanish at a
+        # finite end of P's support: uniform against triangular on one interval has D_inf = inf.)
         for out, end in ((1, self.hi), (-1, self.lo)):
-            if np.isfinite(end):
-                continue
             base = self.X[-1] if out > 0 else self.X[0]
-            xs = base + out * self.scale * 2.0 ** np.arange(1, 31)
+            if np.isfinite(end):
+                gap = abs(end - base) * 2.0 ** -np.arange(1, 1100)
+                xs = end - out * gap[gap > 1e-280]
+                xs = xs[(xs > self.lo) & (xs < self.hi)]
+                xs = xs[np.r_[True, np.diff(xs) != 0]]     # next to the end, x stops at its ulp
+            else:
+                xs = base + out * self.scale * 2.0 ** np.arange(1, 31)
             lp, lq = self._logs(xs)
             with np.errstate(invalid="ignore"):  # -inf - -inf far out: not finite, dropped below
                 L = sign * (lp - lq)
@@ -566,8 +599,9 @@ class DensityLossCgf(LossCgf):
             Lok = L[ok]
             grow = np.diff(Lok[-6:])
             if len(grow) >= 3 and np.all(grow > 1e-6 * (1 + np.abs(Lok[-6:-1]))):
+                where = "tail" if not np.isfinite(end) else f"end {end:.6g}"
                 return INF, None, (f"inf: the log-ratio keeps {'growing' if sign > 0 else 'falling'} "
-                                   f"in the {'upper' if out > 0 else 'lower'} tail (reaches "
+                                   f"toward the {'upper' if out > 0 else 'lower'} {where} (reaches "
                                    f"{sign * Lok[-1]:.4g} at x = {xs[ok][-1]:.4g})")
             sharp = ok & (dL <= 1e-12 * (1 + np.abs(L)))
             if np.any(sharp):

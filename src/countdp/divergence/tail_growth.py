@@ -29,8 +29,9 @@ class Unresolved(ArithmeticError):
 def growing_tail(logs: Callable, a1: float, centre: float, scale: float, lo: float, hi: float) -> str | None:
     """The tail of (lo, hi) in which int exp(g), g = lp + a1 (lp - lq) with ``logs(x) = (lp, lq)``,
     is shown to diverge, else None.  Probes move out from ``centre`` c geometrically (c +- s 2^k
-    to an infinite end, e -+ |e - c| 2^-k to a finite end e); h_k = g(x_k) + log(the probe's
-    distance from c, or from e) is the log of one shell's contribution, resolved where both
+    to an infinite end, e -+ |e - c| 2^-k to a finite end e, each distinct as rounded and more
+    than 1e-280 from e); h_k = g(x_k) + log(the probe's distance from c, or from e) is the log
+    of one shell's contribution, resolved where both
     log-densities are finite (far out they overflow, which is no evidence) and the rounding
     a1 4 MACH (|lp| + |lq| + 1) + 4 MACH (|lp| + 1) is below 0.1.  Divergence: over the last seven
     resolved probes h_k rises, each step beyond the rounding (the shells grow), and the slope of g
@@ -41,12 +42,13 @@ def growing_tail(logs: Callable, a1: float, centre: float, scale: float, lo: flo
     for out, end in ((1, hi), (-1, lo)):
         with np.errstate(all="ignore"):
             if np.isfinite(end):
-                dist = abs(end - centre) * 2.0 ** -k
-                xs = end - out * dist
+                xs = end - out * (abs(end - centre) * 2.0 ** -k)
+                dist = np.abs(end - xs)            # as rounded: next to the end x stops at its ulp
             else:
                 dist = scale * 2.0 ** k
                 xs = centre + out * dist
-            inside = np.isfinite(xs) & (xs > lo) & (xs < hi) & (dist > 0)
+            inside = np.isfinite(xs) & (xs > lo) & (xs < hi) & (dist > 1e-280)
+            inside &= np.r_[True, np.diff(xs) != 0]
             xs, dist = xs[inside], dist[inside]
             lp, lq = logs(xs)
             noise = a1 * 4 * MACH * (np.abs(lp) + np.abs(lq) + 1) + 4 * MACH * (np.abs(lp) + 1)

@@ -153,32 +153,50 @@ class Logistic(_LogDensityLaw):
 
 
 class Triangular(_LogDensityLaw):
-    """Symmetric triangular law on [mu - w, mu + w] (mode mu): density (w - |x - mu|)/w^2."""
+    """Symmetric triangular law on [mu - w, mu + w] (mode mu): density (w - |x - mu|)/w^2, read as
+    min(x - lo, hi - x)/w^2 -- the distance to the nearer end taken directly, so the log-density
+    keeps its digits next to an end (w - |x - mu| loses them all within an ulp of mu of the end)."""
 
     def __init__(self, mu, w):
         mu = float(validate.real("mu", mu))
         w = float(validate.real("w", w, lo=0))
-        mm, wm = mpmath.mpf(mu), mpmath.mpf(w)
+        lo, hi = mu - w, mu + w
+        lom, him, wm = mpmath.mpf(lo), mpmath.mpf(hi), mpmath.mpf(w)
 
         def np_lp(x):
-            inside = np.maximum(w - np.abs(np.asarray(x, dtype=float) - mu), 1e-300)
-            return np.log(inside) - 2 * math.log(w)
+            x = np.asarray(x, dtype=float)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                d = np.minimum(x - lo, hi - x)
+                return np.where(d > 0, np.log(np.where(d > 0, d, 1.0)), -np.inf) - 2 * math.log(w)
 
-        super().__init__(lambda x: mpmath.log(wm - abs(x - mm)) - 2 * mpmath.log(wm), np_lp,
-                         mu - w, mu + w, mu, w / 4, lambda g, n: g.triangular(mu - w, mu, mu + w, n),
+        def mp_lp(x):
+            d = min(x - lom, him - x)
+            return mpmath.log(d) - 2 * mpmath.log(wm) if d > 0 else mpmath.ninf
+
+        super().__init__(mp_lp, np_lp, lo, hi, mu, w / 4, lambda g, n: g.triangular(lo, mu, hi, n),
                          f"Triangular({mu}, {w})")
 
 
 class RaisedCosine(_LogDensityLaw):
-    """Raised cosine on [-w, w]: density (1 + cos(pi x / w)) / (2w)."""
+    """Raised cosine on [-w, w]: density (1 + cos(pi x / w)) / (2w) = sin^2(pi d / (2w)) / w with
+    d = w - |x| the distance to the nearer end, the form used (1 + cos loses every digit next to
+    an end, where cos is -1 to within its rounding)."""
 
     def __init__(self, w):
         w = float(validate.real("w", w, lo=0))
         wm = mpmath.mpf(w)
-        super().__init__(
-            lambda x: mpmath.log1p(mpmath.cos(mpmath.pi * x / wm)) - mpmath.log(2 * wm),
-            lambda x: np.log1p(np.cos(np.pi * np.asarray(x, dtype=float) / w)) - math.log(2 * w),
-            -w, w, 0.0, w / 4, None, f"RaisedCosine({w})")
+
+        def np_lp(x):
+            d = w - np.abs(np.asarray(x, dtype=float))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                s = np.sin(np.pi * np.where(d > 0, d, 0.0) / (2 * w))
+                return np.where(d > 0, 2 * np.log(s), -np.inf) - math.log(w)
+
+        def mp_lp(x):
+            d = wm - abs(x)
+            return 2 * mpmath.log(mpmath.sin(mpmath.pi * d / (2 * wm))) - mpmath.log(wm) if d > 0 else mpmath.ninf
+
+        super().__init__(mp_lp, np_lp, -w, w, 0.0, w / 4, None, f"RaisedCosine({w})")
 
 
 class TruncatedLaplace(_LogDensityLaw):
