@@ -229,6 +229,11 @@ def density_renyi_integral(pd: Density, qd: Density, alpha):
         return INF, mpmath.mpf(0), why
     nodes = _quadrature_nodes(pd, qd, peak)
     g_ref = mpmath.mpf(peak.log_height) if np.isfinite(peak.log_height) else mpmath.mpf(0)
+    unreached = mpmath.mpf(0)
+    if not is_kl:
+        why, unreached = _end_shells(g, pd, peak, g_ref)
+        if why is not None:
+            return INF, mpmath.mpf(0), why
 
     if is_kl:
         def f(t):
@@ -244,8 +249,9 @@ def density_renyi_integral(pd: Density, qd: Density, alpha):
 
     kinked = any(getattr(d, "breakpoints", ()) for d in (pd, qd))
     val, err, _ = smooth_quad(f, nodes, rel_enough=1000 * mpmath.eps, rule=_QUAD_METHOD if kinked else "gauss-legendre")
-    # mpmath's estimate covers discretisation; add the rounding of ~10^3 summed nodes
-    err = abs(err) + 1000 * mpmath.eps * abs(val)
+    # mpmath's estimate covers discretisation; add the rounding of ~10^3 summed nodes and the
+    # mass next to a finite end that the nodes do not reach
+    err = abs(err) + 1000 * mpmath.eps * abs(val) + unreached
     scale_f = mpmath.exp(g_ref)
     return val * scale_f, err * scale_f, None
 
@@ -316,6 +322,35 @@ def _nondecaying_tail(g, pd: Density, peak: _Peak) -> str | None:
             return (f"the integrand does not decay in the {side} tail "
                     "(log-integrand nondecreasing far out): not integrable")
     return None
+
+
+def _end_shells(g, pd: Density, peak: _Peak, g_ref) -> tuple[str | None, object]:
+    """At each finite end e of P's range, the integrand exp(g) near e at distances
+    d_k = |e - t*| 2^-k down to 2^-(prec - 8) of that (t* the peak): locally exp(g) ~ d^-beta
+    with beta the slope of -g against log d over the last two probes.  beta >= 1 (to half the
+    working digits): not integrable at e, the reason returned.  beta < 1: the mass within the last distance, d exp(g) / (1 - beta)
+    (exact for a power, relative to exp(g_ref)), which the quadrature's nodes do not reach, is
+    returned to be added to the error (0 where the integrand vanishes at the end)."""
+    t_lo, t_hi = pd.t_range()
+    K = mpmath.mp.prec - 8
+    unreached = mpmath.mpf(0)
+    for end in (t_lo, t_hi):
+        if not np.isfinite(end):
+            continue
+        e = mpmath.mpf(end)
+        span = abs(e - mpmath.mpf(peak.t))
+        d = [span * mpmath.mpf(2) ** -k for k in (K - 1, K)]
+        gv = [g(e + d_k if e < peak.t else e - d_k) for d_k in d]
+        if gv[1] == -INF or gv[0] == -INF:
+            continue
+        if gv[1] == INF:
+            return f"the integrand is infinite next to the end {mpmath.nstr(e, 8)}: not integrable", INF
+        beta = (gv[1] - gv[0]) / mpmath.log(2)
+        if beta >= 1 - mpmath.mpf(10) ** -(mpmath.mp.dps // 2):   # 1 up to the rounding of g
+            return (f"the integrand grows like distance^-{mpmath.nstr(beta, 4)} toward the end "
+                    f"{mpmath.nstr(e, 8)} (exponent >= 1): not integrable"), INF
+        unreached += d[1] * mpmath.exp(gv[1] - g_ref) / (1 - beta)
+    return None, unreached
 
 
 def _quadrature_nodes(pd: Density, qd: Density, peak: _Peak) -> list:
