@@ -360,3 +360,26 @@ def test_an_integrand_unbounded_at_a_finite_end_is_covered_or_infinite():
             assert d.value == mpmath.inf and "not integrable" in d.reason
         d = renyi(Q, P, 3)
         assert abs(d.value - mpmath.log(mpmath.mpf(8) / 4) / 2) <= d.error < 1e-12
+
+
+def test_a_kinked_reference_law_declares_its_kink_and_every_route_covers_the_closed_form():
+    """The truncated Laplace law has a kink at 0 and the triangular law at its mode; without them
+    as quadrature breakpoints uniform against truncated Laplace came out 2.2e-7 off under a bar
+    of 1.6e-7 (renyi) and 3.7e-6 under 1.8e-6 (the engine's mpmath route).  Closed form on
+    [-1, 1], b = 1/2: int p^alpha q^(1 - alpha) = 2^(1 - alpha) Z^(alpha - 1) b (e^((alpha - 1)/b) - 1)/(alpha - 1),
+    Z = 2b (1 - e^(-1/b))."""
+    from countdp.divergence.tight_rho import mp_renyi, renyi_curve
+    from countdp.laws.reference import Triangular, TruncatedLaplace, Uniform
+    assert TruncatedLaplace(1, 0.5).density.breakpoints == (0.0,)
+    assert Triangular(0.25, 1).density.breakpoints == (0.25,)
+    P, Q = Uniform(-1, 1), TruncatedLaplace(1, 0.5)
+    with mpmath.workdps(40):
+        b = mpmath.mpf(1) / 2
+        Z = 2 * b * -mpmath.expm1(-1 / b)
+        for alpha in (1.5, 2, 5):
+            a = mpmath.mpf(alpha)
+            exact = mpmath.log(2 ** (1 - a) * Z ** (a - 1) * b * mpmath.expm1((a - 1) / b) / (a - 1)) / (a - 1)
+            for est in (renyi(P, Q, alpha), mp_renyi(P, Q, alpha)):
+                assert abs(est.value - exact) <= est.error
+            fl = renyi_curve(P, Q, [alpha])
+            assert abs(fl.value[0] - float(exact)) <= fl.error[0]

@@ -113,8 +113,9 @@ class _LogDensityLaw(ContinuousLaw):
     """A continuous law given by an mpmath and a numpy log-density on (lo, hi)."""
 
     def __init__(self, mp_logpdf: Callable, np_logpdf: Callable, lo, hi, center, scale,
-                 sampler: Callable | None, name: str):
-        d = CallableDensity(mp_logpdf, lo=lo, hi=hi, center=center, scale=scale, np_logpdf=np_logpdf)
+                 sampler: Callable | None, name: str, breakpoints=()):
+        d = CallableDensity(mp_logpdf, lo=lo, hi=hi, center=center, scale=scale, np_logpdf=np_logpdf,
+                            breakpoints=breakpoints)
         super().__init__(d, sampler=sampler, name=name)
 
 
@@ -153,9 +154,10 @@ class Logistic(_LogDensityLaw):
 
 
 class Triangular(_LogDensityLaw):
-    """Symmetric triangular law on [mu - w, mu + w] (mode mu): density (w - |x - mu|)/w^2, read as
-    min(x - lo, hi - x)/w^2 -- the distance to the nearer end taken directly, so the log-density
-    keeps its digits next to an end (w - |x - mu| loses them all within an ulp of mu of the end)."""
+    """Symmetric triangular law on [mu - w, mu + w] (mode mu, a kink: ``breakpoints``): density
+    (w - |x - mu|)/w^2, read as min(x - lo, hi - x)/w^2 -- the distance to the nearer end taken
+    directly, so the log-density keeps its digits next to an end (w - |x - mu| loses them all
+    within an ulp of mu of the end)."""
 
     def __init__(self, mu, w):
         mu = float(validate.real("mu", mu))
@@ -174,7 +176,7 @@ class Triangular(_LogDensityLaw):
             return mpmath.log(d) - 2 * mpmath.log(wm) if d > 0 else mpmath.ninf
 
         super().__init__(mp_lp, np_lp, lo, hi, mu, w / 4, lambda g, n: g.triangular(lo, mu, hi, n),
-                         f"Triangular({mu}, {w})")
+                         f"Triangular({mu}, {w})", breakpoints=(mu,))
 
 
 class RaisedCosine(_LogDensityLaw):
@@ -200,7 +202,8 @@ class RaisedCosine(_LogDensityLaw):
 
 
 class TruncatedLaplace(_LogDensityLaw):
-    """Laplace(0, b) conditioned on [-L, L]: density e^{-|x|/b} / (2b (1 - e^{-L/b}))."""
+    """Laplace(0, b) conditioned on [-L, L]: density e^{-|x|/b} / (2b (1 - e^{-L/b})), a kink at 0
+    (``breakpoints``)."""
 
     def __init__(self, L, b):
         L = float(validate.real("L", L, lo=0))
@@ -210,7 +213,7 @@ class TruncatedLaplace(_LogDensityLaw):
         lzf = math.log(2 * b * (-math.expm1(-L / b)))
         super().__init__(lambda x: -abs(x) / bm - lz(),
                          lambda x: -np.abs(np.asarray(x, dtype=float)) / b - lzf,
-                         -L, L, 0.0, min(b, L / 4), None, f"TruncatedLaplace({L}, {b})")
+                         -L, L, 0.0, min(b, L / 4), None, f"TruncatedLaplace({L}, {b})", breakpoints=(0.0,))
 
 
 class TruncatedGaussian(_LogDensityLaw):
