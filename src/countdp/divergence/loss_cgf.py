@@ -430,7 +430,9 @@ class DensityLossCgf(LossCgf):
         M = max([M] + atom_logs)
         dens, e, edge = self._integrate(a1, "exp", M)
         s = dens + sum(math.exp(v - M) for v in atom_logs)
-        if not np.isfinite(s) or s <= 0 or edge > 1e-12 * s:
+        # an error beyond the integral itself: nothing is resolved (an integrand growing without
+        # bound, whose 'peak' the search placed 1e60 out, gave Laplace || N(0, 1) F = 2.6e120)
+        if not np.isfinite(s) or s <= 0 or edge > 1e-12 * s or not e <= s:
             return self._unresolved(a1)
         val = M + math.log(s)
         # the log-ratio at the peak must be resolved: where a1 times its rounding is not small
@@ -495,10 +497,10 @@ class DensityLossCgf(LossCgf):
         if not self.has_density:
             return self._finite.mp_F(alpha)
         a1 = float(alpha) - 1
+        if self.finite_at_every_order() is None and self.divergence(a1):
+            return Estimate(INF, mpmath.mpf(0))     # shown divergent: no quadrature can say otherwise
         if self._unresolved_at_an_end(a1):
             # mpmath's nodes stop short of the end too: its error estimate does not see the mass there
-            if self.finite_at_every_order() is None and self.divergence(a1):
-                return Estimate(INF, mpmath.mpf(0))
             raise Unresolved(float(alpha), "the integrand is not negligible at the nodes nearest a finite end "
                                            "of the support, and the integral is not shown to diverge")
         return self._with_location_guard(lambda: self._mp_F(alpha))
