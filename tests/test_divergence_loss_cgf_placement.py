@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from _densities import logistic
-from countdp.divergence.loss_cgf import DensityLossCgf, LibraryLossCgf
+from countdp.divergence.fallback_loss_cgf import LibraryLossCgf
+from countdp.divergence.loss_cgf import DensityLossCgf
 from countdp.laws import CallableDensity, ContinuousLaw, Gaussian
 
 
@@ -160,10 +161,10 @@ def test_the_library_fallback_carries_d_s_whole_interval_through_the_factor_alph
     """F = (alpha - 1) D with alpha - 1 exact: F's interval is D's interval times alpha - 1 (both
     ends), the float route's contains it.  D is given a wide bar here (1e-3), so a bar scaled by any
     other factor shows."""
-    from countdp.divergence import loss_cgf
+    from countdp.divergence import fallback_loss_cgf
     from countdp.divergence.value import Divergence
     v, e = mpmath.mpf("0.75"), mpmath.mpf("1e-3")
-    monkeypatch.setattr(loss_cgf.renyi, "renyi", lambda P, Q, a: Divergence(v, e, alpha=a))
+    monkeypatch.setattr(fallback_loss_cgf.renyi, "renyi", lambda P, Q, a: Divergence(v, e, alpha=a))
     ev = LibraryLossCgf(Gaussian(0, 1), Gaussian(0.5, 1))
     a1 = mpmath.mpf(alpha) - 1
     m = ev.mp_F(alpha)

@@ -368,7 +368,7 @@ def test_the_library_fallback_on_log_normal_laws_of_two_scales():
     order; a bijection leaves D_alpha that of the two Gaussians (the closed form of Lemma 7.1,
     renyi.gaussian_renyi, against the quadrature in the log coordinate), finite for every
     alpha one way and infinite beyond alpha = 1.5625/0.5625 the other."""
-    from countdp.divergence.loss_cgf import LibraryLossCgf
+    from countdp.divergence.fallback_loss_cgf import LibraryLossCgf
     from countdp.divergence.tight_rho import _direction
     from countdp.laws.log_shift import LogShiftedGaussianDensity
 

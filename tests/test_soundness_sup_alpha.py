@@ -483,3 +483,19 @@ def test_growing_tail_counts_each_rounded_probe_once_at_its_rounded_distance():
     for centre in (2.3, 1.7, 2.1):
         assert growing_tail(logs, 2.0, centre, 0.1, 1.0, 3.0) == "the integrand grows in the lower tail"
 
+
+
+def test_the_library_fallback_carries_renyi_s_bar_through_alpha_minus_one_and_leaves_d_inf_open():
+    """N(0, 1) against N(1/2, 1) by the fallback evaluator: F(alpha) = (alpha - 1) alpha / 8
+    covered by both routes at orders near 1 and far from it, KL = 1/8, and D_inf left inf so the
+    sup engine never bounds the large-alpha end by it."""
+    from countdp.divergence.fallback_loss_cgf import LibraryLossCgf
+    d = LibraryLossCgf(Gaussian(0, 1), Gaussian(0.5, 1))
+    alphas = np.array([1.001, 2.0, 30.0])
+    fl = d.F(alphas)
+    assert np.all(np.abs(fl.value - (alphas - 1) * alphas / 8) <= fl.error)
+    for a in (1.001, 30):
+        mp_ = d.mp_F(a)
+        assert abs(mp_.value - (mpmath.mpf(a) - 1) * a / 8) <= mp_.error
+    assert abs(d.kl().value - mpmath.mpf(1) / 8) <= d.kl().error
+    assert d.d_inf().value == mpmath.inf

@@ -37,6 +37,7 @@ GUARDS = {
     "countdp.mechanisms": "test_soundness_laws.py",
     "countdp.divergence.tight_rho": "test_soundness_sup_alpha.py",
     "countdp.divergence.loss_cgf": "test_soundness_sup_alpha.py",
+    "countdp.divergence.fallback_loss_cgf": "test_soundness_sup_alpha.py",
     "countdp.divergence.tail_growth": "test_soundness_sup_alpha.py",
     "countdp.divergence.noise_pair": "test_divergence_noise_pair.py",
     "countdp.divergence.standardise": "test_divergence_noise_pair.py",

@@ -72,6 +72,9 @@ TRUSTED_CORE: dict[str, str] = {
         "log-integrand growing at least linearly in a tail; otherwise the order is Unresolved",
     "countdp.divergence.loss_cgf":
         "F(alpha) = (alpha - 1) D_alpha with its error bar, for densities and finite laws",
+    "countdp.divergence.fallback_loss_cgf":
+        "F(alpha) = (alpha - 1) D_alpha from the library's renyi / kl, its bar carried through "
+        "alpha - 1; D_inf left unbounded (inf), so the large-alpha end is never cut short",
     "countdp.divergence.noise_pair":
         "one noise at two locations is the same pair in the noise's coordinate (atoms and support "
         "ends exact), and the large-alpha end it declares from a noise's constant is an upper bound",

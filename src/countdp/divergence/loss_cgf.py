@@ -16,11 +16,12 @@ the scan of :func:`countdp.divergence.tight_rho.tight_rho` and an mpmath route (
   kinks (``breakpoints`` attribute of a Density, or the ``breakpoints`` argument) and at the
   peak of the integrand; float64 with the h versus h/2 difference as the error, mpmath.quad on
   the same pieces for the precise values.  D_inf = sup of the log-ratio over a grid refined by a
-  bounded optimiser, with outward doubling to detect an unbounded ratio.  The float route calls
+  bounded optimiser, with outward doubling (halving toward a finite end) to detect an unbounded
+  ratio.  The float route calls
   the Density's numpy ``logpdf``: give a CallableDensity its ``np_logpdf`` (without it every
   node is an mpmath call and the scan is very slow);
-* :class:`LibraryLossCgf` -- anything else (e.g. densities in a log coordinate):
-  :func:`countdp.divergence.renyi.renyi` and :func:`countdp.divergence.renyi.kl` at every alpha
+* anything else (e.g. densities in a log coordinate): the fallback of
+  :mod:`countdp.divergence.fallback_loss_cgf`, the library's own Renyi divergence at every alpha
   (slow; a coarser grid).
 
 Location pairs of a symmetric log-concave law have their own evaluator
@@ -40,7 +41,6 @@ from scipy import optimize
 from ..laws import Law
 from ..numerics.double_exponential import MACH, node_rounding, piece_nodes
 from ..numerics.estimate import Estimate
-from . import renyi
 from .tail_growth import Unresolved, growing_tail
 
 INF = mpmath.mpf("inf")
@@ -628,41 +628,3 @@ class DensityLossCgf(LossCgf):
         bottom = self._extreme(-1)[0]
         return top + bottom
 
-
-class LibraryLossCgf(LossCgf):
-    """Fallback: :func:`countdp.divergence.renyi.renyi` / ``kl`` at every alpha (any laws the
-    library handles)."""
-
-    default_ppd = 3
-    max_evals = 120
-
-    def __init__(self, P: Law, Q: Law):
-        self.P, self.Q = P, Q
-        self.route = "the library's Renyi divergence (quadrature/summation) at every alpha"
-        k = renyi.kl(P, Q)
-        if not k.finite:
-            self.infinite_reason = k.reason
-        self._kl = k
-
-    def F(self, alphas):
-        out, err = [], []
-        for a in np.asarray(alphas, dtype=float):
-            d = renyi.renyi(self.P, self.Q, a)
-            if not d.finite:
-                out.append(math.inf)
-                err.append(0.0)
-            else:
-                out.append(float(d.value) * (a - 1))
-                err.append(float(d.error) * (a - 1) + 8 * MACH * abs(float(d.value)) * (a - 1))
-        return Estimate(np.array(out), np.array(err))
-
-    def mp_F(self, alpha):
-        d = renyi.renyi(self.P, self.Q, alpha)
-        a1 = mpmath.mpf(alpha) - 1
-        return Estimate(d.value * a1, d.error * a1)
-
-    def kl(self):
-        return Estimate(self._kl.value, self._kl.error)
-
-    def d_inf(self):
-        return DInfinity(INF, "not computed by the library fallback (the large-alpha end is left unbounded)")

@@ -51,8 +51,8 @@ from .location import location_loss_cgf, location_pair
 from .noise_pair import NoisePairLossCgf, noise_pair
 from .standardise import standardised
 from .finite_support import finite_support_pmfs
-from .loss_cgf import (INF, MACH, DensityLossCgf, DInfinity, FiniteLossCgf, LargeAlphaEnd, LibraryLossCgf,
-                       LossCgf)
+from .fallback_loss_cgf import LibraryLossCgf
+from .loss_cgf import INF, MACH, DensityLossCgf, DInfinity, FiniteLossCgf, LargeAlphaEnd, LossCgf
 from .tail_growth import Unresolved
 
 __all__ = ["TightRho", "DirectionSup", "LargeAlphaEnd", "DInfinity", "SupRatio", "tight_rho",
