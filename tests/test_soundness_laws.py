@@ -63,6 +63,10 @@ def _laws():
         "Uniform": Uniform(-1, 2),
         "Logistic": Logistic(0.5, 0.75),
         "Triangular": Triangular(0.5, 2),
+        # the ends as stored: 5 -+ 0.01 are 0.0099999999999998 from 5, not w; 1.5 -+ 0.7 lie 0.7
+        # and 0.7000000000000002 from it (the density must have mass 1 for the ends as stored)
+        "Triangular, ends rounded": Triangular(5, 0.01),
+        "Triangular, ends rounded unevenly": Triangular(1.5, 0.7),
         "RaisedCosine": RaisedCosine(1.5),
         "TruncatedLaplace": TruncatedLaplace(2, 1),
         "TruncatedGaussian": TruncatedGaussian(-1, 2),

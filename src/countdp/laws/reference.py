@@ -154,26 +154,37 @@ class Logistic(_LogDensityLaw):
 
 
 class Triangular(_LogDensityLaw):
-    """Symmetric triangular law on [mu - w, mu + w] (mode mu, a kink: ``breakpoints``): density
-    (w - |x - mu|)/w^2, read as min(x - lo, hi - x)/w^2 -- the distance to the nearer end taken
-    directly, so the log-density keeps its digits next to an end (w - |x - mu| loses them all
-    within an ulp of mu of the end)."""
+    """Triangular law on [lo, hi] = [mu - w, mu + w] with mode mu (a kink: ``breakpoints``), the
+    ends rounded to float64 as the sampler's are: density 2 (x - lo) / ((hi - lo)(mu - lo)) left of
+    mu and 2 (hi - x) / ((hi - lo)(hi - mu)) right of it, which has mass 1 exactly for the rounded
+    ends (the symmetric (w - |x - mu|) / w^2 has mass 1 - 4e-14 for mu = 5, w = 0.01, where
+    5 -+ 0.01 round asymmetrically).  The distance to the end is taken directly, so the
+    log-density keeps its digits next to an end (w - |x - mu| loses them all within an ulp of mu
+    of the end)."""
 
     def __init__(self, mu, w):
         mu = float(validate.real("mu", mu))
         w = float(validate.real("w", w, lo=0))
         lo, hi = mu - w, mu + w
-        lom, him, wm = mpmath.mpf(lo), mpmath.mpf(hi), mpmath.mpf(w)
+        if not lo < mu < hi:
+            raise ValueError(f"w must exceed the rounding of mu = {mu} (w > {abs(mu) * 2 ** -52:.3g}), got {w}")
+        lom, him, mum = mpmath.mpf(lo), mpmath.mpf(hi), mpmath.mpf(mu)
+        # log of the two halves' normalisers (hi - lo)(mu - lo) / 2 and (hi - lo)(hi - mu) / 2
+        left_m = _per_precision(lambda: mpmath.log((him - lom) * (mum - lom) / 2))
+        right_m = _per_precision(lambda: mpmath.log((him - lom) * (him - mum) / 2))
+        left_f = math.log((hi - lo) * (mu - lo) / 2)
+        right_f = math.log((hi - lo) * (hi - mu) / 2)
 
         def np_lp(x):
             x = np.asarray(x, dtype=float)
             with np.errstate(divide="ignore", invalid="ignore"):
-                d = np.minimum(x - lo, hi - x)
-                return np.where(d > 0, np.log(np.where(d > 0, d, 1.0)), -np.inf) - 2 * math.log(w)
+                d = np.where(x <= mu, x - lo, hi - x)
+                norm = np.where(x <= mu, left_f, right_f)
+                return np.where(d > 0, np.log(np.where(d > 0, d, 1.0)) - norm, -np.inf)
 
         def mp_lp(x):
-            d = min(x - lom, him - x)
-            return mpmath.log(d) - 2 * mpmath.log(wm) if d > 0 else mpmath.ninf
+            d, norm = (x - lom, left_m) if x <= mum else (him - x, right_m)
+            return mpmath.log(d) - norm() if d > 0 else mpmath.ninf
 
         super().__init__(mp_lp, np_lp, lo, hi, mu, w / 4, lambda g, n: g.triangular(lo, mu, hi, n),
                          f"Triangular({mu}, {w})", breakpoints=(mu,))
