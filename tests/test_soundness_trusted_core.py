@@ -38,6 +38,7 @@ GUARDS = {
     "countdp.divergence.tight_rho": "test_soundness_sup_alpha.py",
     "countdp.divergence.loss_cgf": "test_soundness_sup_alpha.py",
     "countdp.divergence.fallback_loss_cgf": "test_soundness_sup_alpha.py",
+    "countdp.divergence.finite_support": "test_soundness_integer_pairs.py",
     "countdp.divergence.tail_growth": "test_soundness_sup_alpha.py",
     "countdp.divergence.noise_pair": "test_divergence_noise_pair.py",
     "countdp.divergence.standardise": "test_divergence_noise_pair.py",

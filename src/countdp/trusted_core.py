@@ -74,7 +74,12 @@ TRUSTED_CORE: dict[str, str] = {
         "F(alpha) = (alpha - 1) D_alpha with its error bar, for densities and finite laws",
     "countdp.divergence.fallback_loss_cgf":
         "F(alpha) = (alpha - 1) D_alpha from the library's renyi / kl, its bar carried through "
-        "alpha - 1; D_inf left unbounded (inf), so the large-alpha end is never cut short",
+        "alpha - 1; D_inf left unbounded (inf), so the large-alpha end is never cut short; an "
+        "order whose pmf sum can be neither finished nor shown divergent is Unresolved",
+    "countdp.divergence.finite_support":
+        "an integer law of infinite support is summed over its proven window, the mass beyond it "
+        "charged at the window's largest ratio p/q, only where that ratio, probed beyond the "
+        "window, stays within it; any other pair goes to the fallback",
     "countdp.divergence.noise_pair":
         "one noise at two locations is the same pair in the noise's coordinate (atoms and support "
         "ends exact), and the large-alpha end it declares from a noise's constant is an upper bound",

@@ -14,6 +14,7 @@ from ..numerics.double_exponential import MACH
 from ..numerics.estimate import Estimate
 from . import renyi
 from .loss_cgf import INF, DInfinity, LossCgf
+from .tail_growth import Unresolved
 
 __all__ = ["LibraryLossCgf"]
 
@@ -33,10 +34,17 @@ class LibraryLossCgf(LossCgf):
             self.infinite_reason = k.reason
         self._kl = k
 
+    def _renyi(self, alpha):
+        """renyi.renyi; a pmf sum it can neither finish nor show divergent is :class:`Unresolved`."""
+        try:
+            return renyi.renyi(self.P, self.Q, alpha)
+        except renyi.SumNotConverged as e:
+            raise Unresolved(float(alpha), str(e)) from e
+
     def F(self, alphas):
         out, err = [], []
         for a in np.asarray(alphas, dtype=float):
-            d = renyi.renyi(self.P, self.Q, a)
+            d = self._renyi(a)
             if not d.finite:
                 out.append(math.inf)
                 err.append(0.0)
@@ -46,7 +54,7 @@ class LibraryLossCgf(LossCgf):
         return Estimate(np.array(out), np.array(err))
 
     def mp_F(self, alpha):
-        d = renyi.renyi(self.P, self.Q, alpha)
+        d = self._renyi(alpha)
         a1 = mpmath.mpf(alpha) - 1
         return Estimate(d.value * a1, d.error * a1)
 

@@ -7,11 +7,17 @@ import mpmath
 
 from ..laws import Law
 
-__all__ = ["finite_support_pmfs"]
+__all__ = ["finite_support_pmfs", "ratio_stays_within"]
+
+
+PROBE_DOUBLINGS = 62  # probes k = hi + 2^j, lo - 2^j beyond a window, j = 0 .. 62
 
 
 def finite_support_pmfs(P: Law, Q: Law, tail):
-    """(p list, q list, tail_p, tail_q) over P's support, or None if not a discrete pair."""
+    """(p list, q list, tail_p, tail_q) over P's support, or None if not a discrete pair -- or if
+    P's support is infinite and the ratio p/q beyond the proven window is not shown to stay
+    within its maximum over the window (:func:`ratio_stays_within`), on which the window's
+    allowance for the mass it leaves out rests."""
     def is_discrete(L):
         return L.integer or (L.density is None or L.density.mass() == 0)
 
@@ -28,6 +34,8 @@ def finite_support_pmfs(P: Law, Q: Law, tail):
         ps = P.mp_pmf_range(lo, hi)
         qs = _pmf_values(Q, ks)
         tq = tail if (Q.integer and (Q.support_lo is None or Q.support_hi is None)) else 0
+        if not ratio_stays_within(P, Q, lo, hi, ps, qs):
+            return None
         return ps, qs, tail, tq
     if P.integer:
         ks = range(P.support_lo, P.support_hi + 1)
@@ -42,6 +50,30 @@ def finite_support_pmfs(P: Law, Q: Law, tail):
     else:
         qs = [Q.mp_pmf(int(x)) if x == int(x) else mpmath.mpf(0) for x in xs]
     return ps, qs, 0, 0
+
+
+def ratio_stays_within(P: Law, Q: Law, lo: int, hi: int, ps: list, qs: list) -> bool:
+    """Whether log(p/q) at the probes k = hi + 2^j and lo - 2^j (j = 0 .. 62, where P has mass)
+    stays within its maximum over lo..hi (``ps``, ``qs``), up to the rounding of half the
+    working digits.  The mass of P beyond the window is charged at that maximum ratio, so a ratio
+    that grows outside (DLap(0, a = 1) against DLap(0, a = 2): log(p/q) = |k| + const) makes that
+    charge, and D_inf read off the window, wrong; a probe where Q's pmf is 0 (or underflows to
+    it) counts as not within.  A check at the probes, not a proof between them."""
+    inside = [mpmath.log(p) - mpmath.log(q) for p, q in zip(ps, qs) if p > 0 and q > 0]
+    if len(inside) < sum(1 for p in ps if p > 0):
+        return True  # P has mass where Q has none inside the window: infinite, decided there
+    top = max(inside)
+    slack = mpmath.mpf(2) ** (-(mpmath.mp.prec // 2)) * (1 + abs(top))
+    for k in (k for j in range(PROBE_DOUBLINGS + 1) for k in (hi + 2 ** j, lo - 2 ** j)):
+        if (P.support_hi is not None and k > P.support_hi) or (P.support_lo is not None and k < P.support_lo):
+            continue
+        p = P.mp_pmf(k)
+        if not p > 0:
+            continue
+        q = Q.mp_pmf(k) if Q.integer else Q.atoms().get(mpmath.mpf(k), mpmath.mpf(0))
+        if not q > 0 or mpmath.log(p) - mpmath.log(q) > top + slack:
+            return False
+    return True
 
 
 def _pmf_values(Q: Law, ks) -> list:

@@ -32,6 +32,12 @@ from .standardise import standardised
 from .value import INF, Divergence, infinite as _infinite  # noqa: F401 (the result type)
 _QUAD_METHOD = "tanh-sinh"
 MAX_TERMS = 50_000  # integer laws: the most pmf terms a divergence sum may enumerate
+PROBE_AFTER = 2_000  # ... and the count after which its tails are first probed for divergence
+
+
+class SumNotConverged(ValueError):
+    """A pmf sum for D_alpha needs more than MAX_TERMS integers and is not shown divergent: no
+    value is known at that order (the sup-over-alpha engine leaves such an order out)."""
 
 
 # ============================================================================================
@@ -413,10 +419,13 @@ def _integer_laws(P: Law, Q: Law, alpha) -> Divergence:
     # widen while the edge terms are not negligible relative to the largest
     bounded_lo = _support_lo(P)
     bounded_hi = _support_hi(P)
+    probed = False
     for _ in range(200):
-        if len(terms) > MAX_TERMS:
-            raise ValueError(f"the pmf sum for D_alpha (alpha = {mpmath.nstr(alpha, 6)}) has not converged within "
-                             f"{MAX_TERMS} integers: the tilted law p^alpha q^(1-alpha) sits too far out to enumerate")
+        if len(terms) > MAX_TERMS or (len(terms) > PROBE_AFTER and not probed):
+            probed = True  # once early (a divergent sum need not be enumerated to the cap), once at it
+            why = _long_sum(pmf_p, pmf_q, alpha, terms, bounded_lo, bounded_hi)
+            if why:
+                return _infinite(why, alpha, "summation tail analysis")
         biggest = max((abs(v) for v in terms.values()), default=mpmath.mpf(0))
         cut = biggest * mpmath.exp(-60)
         grow = False
@@ -465,9 +474,46 @@ def _refuse_if_too_far(P: Law, Q: Law, alpha):
     centre = mp_ if alpha == 1 else alpha * mp_ + (1 - alpha) * mq
     reach = mpmath.exp(centre + 12 * max(sp, sq))
     if reach > MAX_TERMS:
-        raise ValueError(f"the pmf sum for D_alpha (alpha = {mpmath.nstr(alpha, 6)}) would need about "
+        raise SumNotConverged(f"the pmf sum for D_alpha (alpha = {mpmath.nstr(alpha, 6)}) would need about "
                          f"{mpmath.nstr(reach, 3)} integers (> {MAX_TERMS}): the tilted law sits too far out to "
                          "enumerate")
+
+
+def _long_sum(pmf_p, pmf_q, alpha, terms: dict, bounded_lo, bounded_hi) -> str | None:
+    """A pmf sum past PROBE_AFTER terms: why it diverges (:func:`_integer_terms_grow`), else None
+    -- or, past MAX_TERMS, :class:`SumNotConverged`."""
+    why = None if alpha == 1 else _integer_terms_grow(pmf_p, pmf_q, alpha, min(terms), max(terms),
+                                                      bounded_lo, bounded_hi)
+    if why is None and len(terms) > MAX_TERMS:
+        raise SumNotConverged(f"the pmf sum for D_alpha (alpha = {mpmath.nstr(alpha, 6)}) has not converged within "
+                              f"{MAX_TERMS} integers: the tilted law p^alpha q^(1-alpha) sits too far out to enumerate")
+    return why
+
+
+def _integer_terms_grow(pmf_p, pmf_q, alpha, k_lo: int, k_hi: int, bounded_lo, bounded_hi) -> str | None:
+    """Why sum_k p_k^alpha q_k^(1-alpha) diverges, or None: the terms probed at k_hi + 2^j and
+    k_lo - 2^j (an unbounded side only) pass :func:`countdp.divergence.tail_growth.growing_tail`'s
+    test -- the blocks of 2^j integers between probes hold ever more (DLap(0, a = 1) against
+    DLap(0, a = 2) at alpha = 2: every term the same).  A series whose terms fall, however
+    slowly, is not shown divergent."""
+    from .tail_growth import growing_tail
+
+    def logs(xs):
+        def one(pmf, k):
+            v = pmf(k)
+            return float(mpmath.log(v)) if v > 0 else -np.inf
+        ks = [int(x) for x in xs]
+        return np.array([one(pmf_p, k) for k in ks]), np.array([one(pmf_q, k) for k in ks])
+
+    a1 = float(alpha) - 1
+    for side, edge, bounded in ((1, k_hi, bounded_hi), (-1, k_lo, bounded_lo)):
+        if bounded is not None:
+            continue
+        lo, hi = (float(edge), np.inf) if side > 0 else (-np.inf, float(edge))
+        why = growing_tail(logs, a1, float(edge), 1.0, lo, hi)
+        if why:
+            return f"the terms p^alpha q^(1-alpha) do not decay: {why.replace('integrand', 'sum')} (probed beyond k = {edge})"
+    return None
 
 
 def _pmf_fn(L: Law):
@@ -500,4 +546,5 @@ def _support_hi(L: Law):
     return max(int(x) for x in L.atoms())
 
 
-__all__ = ["Divergence", "renyi", "kl", "gaussian_renyi", "density_renyi_integral", "log_density_pair", "INF"]
+__all__ = ["Divergence", "renyi", "kl", "gaussian_renyi", "density_renyi_integral", "log_density_pair", "INF",
+           "SumNotConverged"]
