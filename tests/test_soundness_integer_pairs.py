@@ -74,7 +74,11 @@ def test_the_window_is_trusted_only_where_the_ratio_beyond_it_stays_within_its_m
     """The engine's window check: a shifted pair of one scale (log p/q constant beyond both
     locations) passes, a narrower Q (log p/q = |k| + const) does not."""
     with mpmath.workdps(30):
+        # (a = 0.1: log p and log q near -4.6e17 at the farthest probe, each rounded by 1e-13,
+        # their difference exact: the ratio there must count as within, or every wide pair of
+        # one scale would lose its window, and its large-alpha end with it)
         for P, Q, within in ((DiscreteLaplace(0, 1), DiscreteLaplace(3, 1), True),
+                             (DiscreteLaplace(0, 0.1), DiscreteLaplace(2, 0.1), True),
                              (DiscreteLaplace(0, 2), DiscreteLaplace(0, 1), True),
                              (DiscreteLaplace(0, 1), DiscreteLaplace(0, 2), False)):
             ks = range(-40, 41)

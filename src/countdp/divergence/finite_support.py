@@ -54,8 +54,8 @@ def finite_support_pmfs(P: Law, Q: Law, tail):
 
 def ratio_stays_within(P: Law, Q: Law, lo: int, hi: int, ps: list, qs: list) -> bool:
     """Whether log(p/q) at the probes k = hi + 2^j and lo - 2^j (j = 0 .. 62, where P has mass)
-    stays within its maximum over lo..hi (``ps``, ``qs``), up to the rounding of half the
-    working digits.  The mass of P beyond the window is charged at that maximum ratio, so a ratio
+    stays within its maximum over lo..hi (``ps``, ``qs``), up to half the working digits and the
+    rounding of the two logarithms.  The mass of P beyond the window is charged at that maximum ratio, so a ratio
     that grows outside (DLap(0, a = 1) against DLap(0, a = 2): log(p/q) = |k| + const) makes that
     charge, and D_inf read off the window, wrong; a probe where Q's pmf is 0 (or underflows to
     it) counts as not within.  A check at the probes, not a proof between them."""
@@ -71,7 +71,10 @@ def ratio_stays_within(P: Law, Q: Law, lo: int, hi: int, ps: list, qs: list) -> 
         if not p > 0:
             continue
         q = Q.mp_pmf(k) if Q.integer else Q.atoms().get(mpmath.mpf(k), mpmath.mpf(0))
-        if not q > 0 or mpmath.log(p) - mpmath.log(q) > top + slack:
+        if not q > 0:
+            return False
+        lp, lq = mpmath.log(p), mpmath.log(q)  # far out |log p| is large and so is its rounding
+        if lp - lq > top + slack + 8 * mpmath.eps * (abs(lp) + abs(lq)):
             return False
     return True
 
