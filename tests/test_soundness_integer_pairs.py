@@ -111,3 +111,16 @@ def test_the_engine_leaves_out_an_order_whose_sum_it_cannot_finish():
         assert F.value[1] == math.inf
         with pytest.raises(Unresolved):
             d.F([1.999])
+
+
+@pytest.mark.parametrize("a, d", [(1, 1), (0.1, 2), (0.5, 4)])
+def test_the_sup_bracket_of_a_shifted_discrete_laplace_pair_holds_its_closed_form(a, d):
+    """For DLap(0, a) and DLap(d, a) the supremum of D_alpha / alpha sits at alpha -> 1 (the
+    KL, read off the closed form at alpha - 1 = 10^-40 with 70 digits); the bracket must hold
+    it and stay finite (the window of P is trusted: the ratio beyond it is constant)."""
+    from countdp.divergence.tight_rho import tight_rho
+
+    with mpmath.workdps(70):
+        kl = renyi_closed(0, a, d, a, 1 + M(10) ** -40)
+    r = tight_rho((DiscreteLaplace(0, a), DiscreteLaplace(d, a)))
+    assert r.lo - 1e-15 * kl <= kl <= r.hi + 1e-15 * kl < math.inf, (r.lo, kl, r.hi)
