@@ -124,3 +124,22 @@ def test_the_sup_bracket_of_a_shifted_discrete_laplace_pair_holds_its_closed_for
         kl = renyi_closed(0, a, d, a, 1 + M(10) ** -40)
     r = tight_rho((DiscreteLaplace(0, a), DiscreteLaplace(d, a)))
     assert r.lo - 1e-15 * kl <= kl <= r.hi + 1e-15 * kl < math.inf, (r.lo, kl, r.hi)
+
+
+def test_the_window_of_a_rounded_release_is_trusted_in_the_direction_where_the_ratio_falls():
+    """Stochastically rounded log-Gaussian releases at n = 3 and 4: log(p_3/p_4) falls beyond the
+    window (to -286 at k = 2^48), so the window serves that direction; log(p_4/p_3) grows like
+    log k without bound (the heavier lognormal tail), D_inf is infinite and the reverse pair goes
+    to the fallback.  Far out the pmf needs its guard digits: without them it turned negative
+    near k = 2^51 at 30 digits, and both directions were refused."""
+    from fractions import Fraction
+
+    from countdp.divergence.finite_support import finite_support_pmfs
+    from countdp.mechanisms.log_gaussian import ShiftedLogGaussian
+
+    mech = ShiftedLogGaussian(Fraction(1, 4), 1)
+    P, Q = mech.rounded_law(3), mech.rounded_law(4)
+    with mpmath.workdps(30):
+        tail = M(10) ** -35
+        assert finite_support_pmfs(P, Q, tail) is not None
+        assert finite_support_pmfs(Q, P, tail) is None
