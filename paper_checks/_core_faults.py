@@ -46,6 +46,7 @@ RENYI = "countdp.divergence.renyi"
 SHIFT_COUPLING = "countdp.divergence.shift_coupling"
 LATTICE_DUAL = "countdp.divergence.lattice_dual"
 LOSS_CGF = "countdp.divergence.loss_cgf"
+FINITE_SUPPORT = "countdp.divergence.finite_support"
 
 T_VERDICTS = "tests/test_arb_verdicts.py"
 T_CERTS = "tests/test_harness_certificates.py"
@@ -62,6 +63,7 @@ S_NUMERICS = "tests/test_soundness_numerics.py"
 S_HARNESS = "tests/test_soundness_harness.py"
 S_LAWS = "tests/test_soundness_laws.py"
 S_SUP_ALPHA = "tests/test_soundness_sup_alpha.py"
+S_INTEGER = "tests/test_soundness_integer_pairs.py"
 
 
 def undecided_as(verdict):
@@ -458,6 +460,19 @@ def _laplace_cdf_min_max_swapped(f):
     return cdf
 
 
+def _rounded_pmf_unguarded(f):
+    def pmf(self, k):
+        total = mpmath.mpf(0)
+        if k == 0:
+            total += self.released.atom_mass
+        if k >= 1:
+            prob, mean = self._piece(k - 1, k)
+            total += mean - (k - 1) * prob
+        prob, mean = self._piece(k, k + 1)
+        return total + (k + 1) * prob - mean
+    return pmf
+
+
 LAWS = [
     core_fault("laws", "Gaussian density: normalising constant sqrt(pi) for sqrt(2 pi)", "pi vs e",
                patch_method(f"{GAUSSIAN}:GaussianDensity.mp_logpdf", _gaussian_log_norm_sqrt_pi),
@@ -588,6 +603,16 @@ DIVERGENCE = [
                "dropped term",
                replace_function(f"{RENYI}:_end_shells", lambda f: lambda g, pd, peak, g_ref: (None, 0)),
                caught_by="tests/test_divergence_renyi.py::test_an_integrand_unbounded_at_a_finite_end_is_covered_or_infinite"),
+    core_fault("divergence", "integer pair: P's proven window trusted whatever p/q does beyond it (the mass "
+               "outside charged at the window's largest ratio)", "dropped term",
+               replace_function(f"{FINITE_SUPPORT}:ratio_stays_within", lambda f: lambda *a: True),
+               caught_by=f"{S_INTEGER}::test_discrete_laplace_renyi_against_the_closed_form"),
+    core_fault("divergence", "renyi: a pmf sum whose terms do not decay never shown divergent", "dropped term",
+               replace_function(f"{RENYI}:_integer_terms_grow", lambda f: lambda *a: None),
+               caught_by=f"{S_INTEGER}::test_discrete_laplace_renyi_against_the_closed_form"),
+    core_fault("laws", "rounded log-Gaussian pmf evaluated without guard digits (its tent terms cancel k-fold)",
+               "other", patch_method(f"{LOG_GAUSSIAN_MECH}:RoundedLogGaussian._pmf", _rounded_pmf_unguarded),
+               caught_by="tests/test_soundness_precision.py::test_the_value_at_the_working_precision_is_within_4_ulps"),
 ]
 
 FAULTS = ARB_VERDICTS + ARB_RANGES + ARB_TAILS + NUMERICS + HARNESS + LAWS + DIVERGENCE
