@@ -49,6 +49,13 @@ def renyi_closed(m1, s1, m2, s2, lo, hi, alpha):
             p = mpmath.ncdf(side * (m1 - end) / s1)
             q = mpmath.ncdf(side * (m2 - end) / s2)
             total += p ** a * q ** (1 - a)
+    density = density_part_closed(m1, s1, m2, s2, lo, hi, a)
+    return math.inf if density == math.inf else mpmath.log(total + density) / (a - 1)
+
+
+def density_part_closed(m1, s1, m2, s2, lo, hi, a):
+    """int over (lo, hi) of p^a q^(1-a) for the two Gaussian densities."""
+    m1, s1, m2, s2, a = (mpmath.mpf(v) for v in (m1, s1, m2, s2, a))
     A = a / (2 * s1 ** 2) + (1 - a) / (2 * s2 ** 2)
     B = a * m1 / s1 ** 2 + (1 - a) * m2 / s2 ** 2
     C = -a * m1 ** 2 / (2 * s1 ** 2) - (1 - a) * m2 ** 2 / (2 * s2 ** 2) - a * mpmath.log(s1) \
@@ -57,8 +64,7 @@ def renyi_closed(m1, s1, m2, s2, lo, hi, alpha):
         return math.inf  # every case below with A <= 0 has an infinite end
     centre, width = B / (2 * A), 1 / mpmath.sqrt(2 * A)
     scale = mpmath.exp(C + B ** 2 / (4 * A)) * mpmath.sqrt(mpmath.pi / A)
-    total += scale * _mass(centre, width, mpmath.mpf(lo), mpmath.mpf(hi))
-    return mpmath.log(total) / (a - 1)
+    return scale * _mass(centre, width, mpmath.mpf(lo), mpmath.mpf(hi))
 
 
 def profile_closed(m1, m2, s, lo, hi, eps):
@@ -83,7 +89,8 @@ def profile_closed(m1, m2, s, lo, hi, eps):
 # (m1, s1, m2, s2, lo, hi): one end, two ends, wider and narrower P; the first makes the density
 # part 2e-7 of the atom's at alpha = 20 (an engine dropping it is off by 10^-8 in D)
 PAIRS = [(0, 1, 1, 1, 0, math.inf), (-2, 1, 1, 1, -1, 1), (0, 2, 0, 1, 0, math.inf),
-         (0.5, 1, 0, 2, -math.inf, 0), (2, 0.5, 0, 1, 0, 5), (-5, 1, -4, 1, 2, math.inf)]
+         (0.5, 1, 0, 2, -math.inf, 0), (2, 0.5, 0, 1, 0, 5), (-5, 1, -4, 1, 2, math.inf),
+         (-1000, 1, -999, 1, 0, math.inf)]  # (the density part 1000 sds out: see LOG_SHIFT_PAIRS)
 
 
 @pytest.mark.parametrize("m1, s1, m2, s2, lo, hi", PAIRS)
@@ -93,6 +100,28 @@ def test_clipped_gaussian_renyi_against_the_closed_form(m1, s1, m2, s2, lo, hi, 
         exact = renyi_closed(m1, s1, m2, s2, lo, hi, alpha)
         assert_routes_cover(clipped(m1, s1, lo, hi), clipped(m2, s2, lo, hi), alpha, exact,
                             rounding=1e-14)
+
+
+@pytest.mark.parametrize("m, lo, hi", [(-100, 0, math.inf), (-1000, 0, math.inf), (1000, -math.inf, 0),
+                                       (-10 ** 6, 0, math.inf)])
+@pytest.mark.parametrize("alpha", [1.5, 2])
+def test_a_density_part_far_beyond_its_centre_is_integrated_where_it_lives(m, lo, hi, alpha):
+    """N(m, 1) and N(m + 1, 1) restricted to a half-line starting 100 to 10^6 sds from m: the
+    integral of p^alpha q^(1-alpha) there, about e^-5000 .. e^-5e11, against its closed form.
+    The peak search looked within 60 sds of the centres only, found no point of the support and
+    took its -1e300 sentinel as the integrand's height: the integral came out 18664, D_2 = 9.83
+    for a truth of 0 (+ e^-5000).  Placed at the support's end, the integrand falls there like
+    e^{-10^6 t}: the nodes stopped at 40 widths, and the e^-40 = 4e-18 of the mass beyond, in one
+    infinite panel, was missed under a bar of 1e-38; they now go on until the tail is negligible,
+    and the bar carries the rounding of the log-integrand."""
+    from countdp.divergence.renyi import density_renyi_integral
+
+    with mpmath.workdps(40):
+        P, Q = clipped(m, 1, lo, hi), clipped(m + 1, 1, lo, hi)
+        exact = density_part_closed(m, 1, m + 1, 1, lo, hi, alpha)
+        val, err, why = density_renyi_integral(P.density, Q.density, alpha)
+        # the bar: quadrature and the rounding of a log-integrand near -5e11 (12 of the 40 digits)
+        assert why is None and abs(val - exact) <= err < mpmath.mpf(10) ** -25 * exact, (val, err, exact)
 
 
 def test_the_closed_form_counts_the_density_beside_a_heavy_atom():
@@ -118,3 +147,26 @@ def test_clipped_gaussian_profile_against_the_closed_form(m1, m2, s, lo, hi, eps
         # own: it comes from the quadrature whose bar on delta is below 1e-30 here, so 1e-20 is loose
         assert got.error < mpmath.mpf(10) ** -30
         assert abs(got.p_mass - p_mass) <= mpmath.mpf(10) ** -20, (got.p_mass, p_mass)
+
+
+# log-shifted Gaussians exp(N(m, s^2)) - c: in t = log(y + c) the pair is a Gaussian pair, and
+# clipped at y = 0 it is the Gaussian pair clipped to [log c, inf) -- the same closed forms.
+# The last release sits at y = -9 with sd 0.01: its density part on y > 0 (mass e^-26000) lies
+# 230 sds from the centre, past the engine's float table of 60, which used to crash on finding no
+# point there (numpy's max of nothing); such a pair now goes to the per-order fallback
+LOG_SHIFT_PAIRS = [(0, 1, 0.5, 1, 1), (0, 1, 0, 2, 0.5), (-3, 0.3, -2.5, 0.35, 10), (0, 0.01, 0.001, 0.01, 10)]
+
+
+@pytest.mark.parametrize("m1, s1, m2, s2, c", LOG_SHIFT_PAIRS)
+@pytest.mark.parametrize("alpha", [1.01, 5])
+@pytest.mark.parametrize("clip", [False, True])
+def test_log_shifted_gaussian_renyi_against_the_closed_form(m1, s1, m2, s2, c, alpha, clip):
+    from countdp.laws import ClippedAtZero, LogShiftedGaussian
+
+    with mpmath.workdps(40):
+        lo = float(mpmath.log(c)) if clip else -math.inf
+        exact = renyi_closed(m1, s1, m2, s2, lo, math.inf, alpha)
+        P, Q = LogShiftedGaussian(m1, s1, c), LogShiftedGaussian(m2, s2, c)
+        if clip:
+            P, Q = ClippedAtZero(P), ClippedAtZero(Q)
+        assert_routes_cover(P, Q, alpha, exact, rounding=1e-13)

@@ -75,6 +75,7 @@ class LossCgf:
 
     route = ""
     infinite_reason: str | None = None
+    beyond_float: str | None = None  # why the float table cannot hold this pair (the fallback must)
     end_bounds_cells = False   # large_alpha_end(a) is cheap and may bound the cells beyond a too
     default_ppd = 16
     max_evals = 4000
@@ -280,6 +281,9 @@ class DensityLossCgf(LossCgf):
         live = np.isfinite(self.LP)
         if np.any(live & ~np.isfinite(self.LQ)):
             self.infinite_reason = "support mismatch: Q's density vanishes where P's does not"
+            return
+        if not np.any(live):
+            self.beyond_float = "no point of the float grid (60 scales about the centres) where P's density is positive"
             return
         self.LL = np.where(live, self.LP - np.where(np.isfinite(self.LQ), self.LQ, 0.0), -np.inf)
         top = np.max(self.LP[live])

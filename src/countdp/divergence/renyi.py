@@ -16,6 +16,7 @@ for alpha > 1, and the KL divergence ``int p log(p/q)`` as the limit alpha -> 1.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import mpmath
@@ -233,7 +234,10 @@ def density_renyi_integral(pd: Density, qd: Density, alpha):
     why = _nondecaying_tail(g, pd, peak)
     if why is not None:
         return INF, mpmath.mpf(0), why
-    nodes = _quadrature_nodes(pd, qd, peak)
+    nodes = _quadrature_nodes(pd, qd, peak, g)
+    if not -1e299 < peak.log_height:  # no point of the search had g finite: nothing to place on
+        raise ValueError(f"the log-integrand of D_alpha is -inf wherever the peak search looked (about "
+                         f"t = {peak.t:.6g} in P's coordinate): the integral cannot be placed")
     g_ref = mpmath.mpf(peak.log_height) if np.isfinite(peak.log_height) else mpmath.mpf(0)
     unreached = mpmath.mpf(0)
     if not is_kl:
@@ -255,9 +259,10 @@ def density_renyi_integral(pd: Density, qd: Density, alpha):
 
     kinked = any(getattr(d, "breakpoints", ()) for d in (pd, qd))
     val, err, _ = smooth_quad(f, nodes, rel_enough=1000 * mpmath.eps, rule=_QUAD_METHOD if kinked else "gauss-legendre")
-    # mpmath's estimate covers discretisation; add the rounding of ~10^3 summed nodes and the
-    # mass next to a finite end that the nodes do not reach
-    err = abs(err) + 1000 * mpmath.eps * abs(val) + unreached
+    # mpmath's estimate covers discretisation; add the rounding of ~10^3 summed nodes, that of the
+    # log-integrand itself (eps |g| near the peak: 5e11 ulps from 10^6 sds out) and the mass next
+    # to a finite end that the nodes do not reach
+    err = abs(err) + (1000 + 4 * abs(g_ref)) * mpmath.eps * abs(val) + unreached
     scale_f = mpmath.exp(g_ref)
     return val * scale_f, err * scale_f, None
 
@@ -287,6 +292,9 @@ def _locate_peak(g, pd: Density, qd: Density, alpha) -> _Peak | None:
     cands = [cp, cq, cp if alpha == 1 else float(alpha) * cp + (1 - float(alpha)) * cq]
     a_lo = max(t_lo, min(cands) - 60 * scale)
     a_hi = min(t_hi, max(cands) + 60 * scale)
+    if not a_lo < a_hi:  # the support lies beyond 60 scales of every centre: search from its near end
+        a_lo, a_hi = (t_lo, min(t_hi, t_lo + 120 * scale)) if a_lo >= t_lo and t_lo > -np.inf and \
+            max(cands) < t_lo else (max(t_lo, t_hi - 120 * scale), t_hi)
 
     def neg_g(t):
         v = g(mpmath.mpf(t))
@@ -359,13 +367,22 @@ def _end_shells(g, pd: Density, peak: _Peak, g_ref) -> tuple[str | None, object]
     return None, unreached
 
 
-def _quadrature_nodes(pd: Density, qd: Density, peak: _Peak) -> list:
-    """Nodes in P's coordinate: the peak +- (0..40) widths, the kinks of either density, and the
-    ends of P's range."""
+def _quadrature_nodes(pd: Density, qd: Density, peak: _Peak, g=None) -> list:
+    """Nodes in P's coordinate: the peak +- (0..40) widths -- and on, by factors 1.5, while the
+    log-integrand ``g`` there is within dps ln 10 + 20 of the peak's (a tail falling like e^-t/w
+    holds e^-40 of the mass beyond 40 widths, which one infinite panel's rule need not see) --,
+    the kinks of either density, and the ends of P's range."""
     t_lo, t_hi = pd.t_range()
     mp_lo = getattr(pd, "mp_t_lo", lambda: None)()
     steps = [0.0, 2, 4, 7, 11, 17, 26, 40]
     pts = {peak.t + s * peak.width for s in steps} | {peak.t - s * peak.width for s in steps}
+    floor = peak.log_height - (mpmath.mp.dps * math.log(10) + 20)
+    for side in (1, -1) if g is not None else ():
+        s = 40.0
+        while s < 1e8 and t_lo < peak.t + side * s * peak.width < t_hi and \
+                g(mpmath.mpf(peak.t + side * s * peak.width)) > floor:
+            s *= 1.5
+            pts.add(peak.t + side * s * peak.width)
     # kinks of either density (x-coordinates, attribute ``breakpoints``) must be nodes
     for dens in (pd, qd):
         for b in getattr(dens, "breakpoints", ()):

@@ -177,7 +177,8 @@ def _direction(P: Law, Q: Law, breakpoints, tail, location: bool = True) -> Loss
             return location_loss_cgf(*loc)
     pair = noise_pair(P, Q)
     if pair is not None:
-        return NoisePairLossCgf(pair)
+        d = NoisePairLossCgf(pair)
+        return d if d.beyond_float is None else LibraryLossCgf(P, Q)
     std = standardised(P, Q)  # a scale far from 1: the same divergences at scale 1
     if std is not None:
         P, Q = std[:2]
@@ -190,7 +191,8 @@ def _direction(P: Law, Q: Law, breakpoints, tail, location: bool = True) -> Loss
     pd = P.density
     if pd is not None and pd.coordinate_key() == ("identity",) and not P.integer and not Q.integer and \
             (Q.density is None or Q.density.coordinate_key() == ("identity",)):
-        return DensityLossCgf(P, Q, breakpoints)
+        d = DensityLossCgf(P, Q, breakpoints)
+        return d if d.beyond_float is None else LibraryLossCgf(P, Q)
     return LibraryLossCgf(P, Q)
 
 
