@@ -58,6 +58,24 @@ def test_differential_entropy_against_the_closed_form(law, entropy):
         assert abs(got.value - h) <= got.error + M(10) ** -35 * (1 + abs(h)), (L.describe(), got, h)
 
 
+@pytest.mark.parametrize("mu", [0, -50])
+@pytest.mark.parametrize("noise", ["laplace", "gaussian"])
+def test_the_entropy_of_a_log_shifted_law_against_the_closed_form(mu, noise):
+    """Y = exp(T) - c has h(Y) = h(T) + E T = h(T) + mu.  Integrated as -log f(x(t)), x(t) = e^t - c
+    rounds to -c below the centre (at every t for mu = -50) and log f(-c) = -inf: the entropy came
+    out inf +- inf for every such law; log f is now read in t."""
+    from countdp.laws import ContinuousLaw, LogShiftedGaussian
+    from countdp.mechanisms.log_laplace import LogShiftedLaplaceDensity
+
+    with mpmath.workdps(40):
+        if noise == "laplace":
+            law, h_T = ContinuousLaw(LogShiftedLaplaceDensity(mu, 1, 1)), 1 + mpmath.log(2)
+        else:
+            law, h_T = LogShiftedGaussian(mu, 0.5, 1), mpmath.log(mpmath.sqrt(2 * mpmath.pi * mpmath.e) / 2)
+        got = differential_entropy(law)
+        assert abs(got.value - (h_T + mu)) <= got.error < M(10) ** -30, (got, h_T + mu)
+
+
 def test_the_entropy_test_rejects_the_symmetric_normaliser_of_a_rounded_triangle():
     """The control: the triangle on 5 -+ 0.01 with its ends as stored has h = 1/2 + log(0.0099999999999998);
     with w = 0.01 in place of the stored half-width h moves by 2e-14, 10^23 bars."""

@@ -107,11 +107,14 @@ def many_count_bound_for_prior(prior, j_star, n, r) -> mpmath.mpf:
 
 
 def differential_entropy(law: Law, breaks=()) -> Estimate:
-    """h = -int f log f of a continuous law by mpmath quadrature, split at ``breaks`` (kinks)."""
+    """h = -int f log f of a continuous law by mpmath quadrature, split at ``breaks`` (kinks);
+    log f is read in the density's coordinate t, log f(x(t)) = log f_t(t) - log x'(t), which
+    stays exact where x(t) rounds (a log-shift law far below its centre: x(t) -> -c)."""
     d = law.density
     if d is None or law.atoms():
         raise ValueError("law must be continuous (a density and no atoms)")
-    return Estimate(*quad_expectation(law, lambda x: -d.mp_logpdf(x), breaks))
+    return Estimate(*quad_expectation(law, lambda t: d.mp_log_dx_dt(t) - d.mp_log_integrand_t(t), breaks,
+                                      g_of_t=True))
 
 
 # ============================================================================================

@@ -385,6 +385,9 @@ def _quadrature_nodes(pd: Density, qd: Density, peak: _Peak, g=None) -> list:
             pts.add(peak.t + side * s * peak.width)
     # kinks of either density (x-coordinates, attribute ``breakpoints``) must be nodes
     for dens in (pd, qd):
+        if hasattr(dens, "t_breakpoints") and dens.same_coordinate(pd):  # exact in t
+            pts |= {float(t) for t in dens.t_breakpoints()}
+            continue
         for b in getattr(dens, "breakpoints", ()):
             if pd.lo < float(b) < pd.hi:
                 pts.add(float(pd.to_t(mpmath.mpf(b))))

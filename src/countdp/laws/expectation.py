@@ -22,12 +22,14 @@ def mc_abs_error(law: Law, n, rng: np.random.Generator, draws: int = 10**6) -> M
     return mc_mean(lambda g, m: np.abs(law.sample(g, m) - n), rng, draws)
 
 
-def quad_expectation(law: Law, g: Callable, breaks=(), rule: str = "tanh-sinh") -> tuple[mpmath.mpf, mpmath.mpf]:
+def quad_expectation(law: Law, g: Callable, breaks=(), rule: str = "tanh-sinh",
+                     g_of_t: bool = False) -> tuple[mpmath.mpf, mpmath.mpf]:
     """E g(Y) = sum_atoms g(x) p(x) + integral g(x) f(x) dx by mpmath quadrature in the law's
     integration coordinate, split at ``breaks`` (x-values, e.g. kinks of g).  ``rule``:
     ``"tanh-sinh"``, or ``"gauss-legendre"`` when g is smooth between its breaks (used only if the
-    density declares no kink; tanh-sinh is kept where its estimate is smaller).  Returns
-    (value, error estimate)."""
+    density declares no kink; tanh-sinh is kept where its estimate is smaller).  ``g_of_t``: g
+    takes the integration coordinate t instead of x(t), for a g that x(t) would round away (of a
+    law without atoms).  Returns (value, error estimate)."""
     check_law("law", law)
     validate.function("g", g)
     if isinstance(breaks, (str, bytes)) or not hasattr(breaks, "__iter__"):
@@ -43,6 +45,8 @@ def quad_expectation(law: Law, g: Callable, breaks=(), rule: str = "tanh-sinh") 
         terms = [g(mpmath.mpf(k)) * law.mp_pmf(k) for k in range(lo, hi + 1)]
         bound = max(abs(g(mpmath.mpf(lo))), abs(g(mpmath.mpf(hi))), 1)
         return mpmath.fsum(terms), tail * bound * 10 + mpmath.eps * len(terms)
+    if g_of_t and law.atoms():
+        raise ValueError("g_of_t: g of the integration coordinate needs a law without atoms")
     total = mpmath.fsum(g(x) * p for x, p in law.atoms().items())
     err = mpmath.mpf(0)
     d = law.density
@@ -62,7 +66,7 @@ def quad_expectation(law: Law, g: Callable, breaks=(), rule: str = "tanh-sinh") 
 
         def f(t):
             lf = d.mp_log_integrand_t(t)
-            return mpmath.mpf(0) if lf == -mpmath.inf else g(d.to_x(t)) * mpmath.exp(lf)
+            return mpmath.mpf(0) if lf == -mpmath.inf else g(t if g_of_t else d.to_x(t)) * mpmath.exp(lf)
 
         val, e = _integral(f, nodes, rule if not getattr(d, "breakpoints", ()) else "tanh-sinh")
         total += val

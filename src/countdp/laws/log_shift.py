@@ -83,6 +83,11 @@ class LogShiftDensity(Density):
     def breakpoints(self):
         return tuple(float(mpmath.exp(self.mu + self.s * z) - self.c) for z in self.noise_kinks)
 
+    def t_breakpoints(self) -> tuple:
+        """The kinks in the quadrature coordinate t = log(x + c): mu + s z for each noise kink,
+        exact where their x-values (``breakpoints``) round onto -c (mu = -50: x = -1 + 2e-22)."""
+        return tuple(self.mu + self.s * z for z in self.noise_kinks)
+
     # -- values --
     def mp_log_integrand_t(self, t):
         t = mpmath.mpf(t)
