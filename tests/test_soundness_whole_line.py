@@ -63,3 +63,28 @@ def test_every_route_covers_or_refuses_on_the_whole_line(p, q):
         exact = _reference(p, q, alpha)
         # the closed forms carry error 0: their rounding, 4 ulps, is allowed beside the bar
         assert_routes_cover(P, Q, alpha, exact, rounding=4 * mpmath.eps)
+
+
+@pytest.mark.parametrize("p, d, alpha", [(4, 5, 10), (4, 5, 2), (3, 5, 10), (1.5, 1, 10)])
+def test_a_tilted_peak_far_beyond_both_centres_is_found(p, d, alpha):
+    """GG_p(0) against GG_p(d), f_p(x) = exp(-|x|^p) / (2 Gamma(1 + 1/p)): the log-integrand
+    -alpha |x|^p + (alpha - 1) |x - d|^p - log norm peaks at x* = -r d / (1 - r), r =
+    ((alpha - 1)/alpha)^(1/(p - 1)), for p = 4, d = 5, alpha = 10 at -139.9, far beyond the 60
+    scales about the centres (0, 5 and the Gaussian tilt -45) where renyi's peak search stopped:
+    it integrated around -105 and gave D 0.018 too large under a bar of 2e-33.  The reference is
+    mpmath's quadrature split about x*, at 50 digits."""
+    from countdp.laws.generalised_gaussian import GeneralisedGaussian
+
+    with mpmath.workdps(50):
+        P, D, A = (mpmath.mpf(v) for v in (p, d, alpha))
+        log_norm = mpmath.log(2 * mpmath.gamma(1 + 1 / P))
+        g = lambda x: -A * abs(x) ** P + (A - 1) * abs(x - D) ** P - log_norm  # noqa: E731
+        r = ((A - 1) / A) ** (1 / (P - 1))
+        peak = -r * D / (1 - r)
+        width = 1 / mpmath.sqrt(-mpmath.diff(g, peak, 2))
+        g0 = g(peak)
+        nodes = sorted({mpmath.mpf(0), D} | {peak + s * k * width for k in (1, 2, 4, 8, 16, 32, 64, 128) for s in (1, -1)})
+        total = mpmath.quad(lambda x: mpmath.exp(g(x) - g0), [-mpmath.inf, *nodes, mpmath.inf])
+        exact = (mpmath.log(total) + g0) / (A - 1)
+    with mpmath.workdps(40):
+        assert_routes_cover(GeneralisedGaussian(p, 0), GeneralisedGaussian(p, d), alpha, exact, rounding=1e-14)

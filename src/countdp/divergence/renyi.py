@@ -305,14 +305,17 @@ def _locate_peak(g, pd: Density, qd: Density, alpha) -> _Peak | None:
     if np.any(vals <= -1e300):
         return None
     i = int(np.argmin(vals))
-    lo_b = grid[max(i - 1, 0)]
-    hi_b = grid[min(i + 1, len(grid) - 1)]
+    best_t, best_v = float(grid[i]), vals[i]
+    lo_b, hi_b = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
+    if i in (0, len(grid) - 1) and len(grid) > 1:
+        best_t, best_v, lo_b, hi_b = _walk_out(neg_g, best_t, best_v, -1 if i == 0 else 1,
+                                               abs(grid[1] - grid[0]), t_lo, t_hi)
     if hi_b > lo_b:
         res = optimize.minimize_scalar(neg_g, bounds=(lo_b, hi_b), method="bounded",
                                        options={"xatol": scale * 1e-9})
-        t_star = float(res.x) if res.fun <= vals[i] else float(grid[i])
+        t_star = float(res.x) if res.fun <= best_v else best_t
     else:
-        t_star = float(grid[i])
+        t_star = best_t
     # width from the curvature of the log-integrand
     h = scale * 1e-3
     g0 = -neg_g(t_star)
@@ -320,6 +323,24 @@ def _locate_peak(g, pd: Density, qd: Density, alpha) -> _Peak | None:
     width = 1 / np.sqrt(-gpp) if np.isfinite(gpp) and gpp < 0 else scale
     width = float(min(max(width, scale * 1e-6), 1e6 * scale))
     return _Peak(t_star, width, g0)
+
+
+def _walk_out(neg_g, t, v, out: int, step: float, t_lo, t_hi) -> tuple:
+    """From a best grid point at the window's edge, steps doubling outward while -g falls: a
+    tilted peak far beyond the centres (GG(4) against GG(4) shifted by 5 at alpha = 10 peaks at
+    t = -140, the window ending at -105).  Returns the best point, its -g and the bracket around
+    it for the bounded minimiser."""
+    prev = t
+    for _ in range(60):  # at most 2^60 grid steps out: further, divergence is the tails' question
+        nxt = t + out * step
+        if not t_lo < nxt < t_hi:
+            break
+        v_new = neg_g(nxt)
+        if not v_new < v:
+            break
+        prev, t, v, step = t, nxt, v_new, 2 * step
+    nxt = min(max(t + out * step, t_lo), t_hi)
+    return t, v, min(prev, nxt), max(prev, nxt)
 
 
 def _nondecaying_tail(g, pd: Density, peak: _Peak) -> str | None:
