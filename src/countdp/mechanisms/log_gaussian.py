@@ -240,15 +240,19 @@ class RoundedLogGaussian(IntegerLaw):
         # differ in their last log10(k) digits: 2 log2(k + 2) + 10 guard bits keep the working
         # precision (without them 30 digits gave the pmf at n = 10^6 to 1e-20, at 10^9 to 2e-15)
         with mpmath.workprec(mpmath.mp.prec + 2 * (k + 2).bit_length() + 10):
-            total = mpmath.mpf(0)
-            if k == 0:
-                total += self.released.atom_mass
-            if k >= 1:
-                prob, mean = self._piece(k - 1, k)
-                total += mean - (k - 1) * prob
-            prob, mean = self._piece(k, k + 1)
-            total += (k + 1) * prob - mean
+            total = self._tent(k)
         return +total
+
+    def _tent(self, k):
+        """The pmf at k from the tent's pieces, at the working precision (no guard)."""
+        total = mpmath.mpf(0)
+        if k == 0:
+            total += self.released.atom_mass
+        if k >= 1:
+            prob, mean = self._piece(k - 1, k)
+            total += mean - (k - 1) * prob
+        prob, mean = self._piece(k, k + 1)
+        return total + (k + 1) * prob - mean
 
     def log_center_scale(self):
         """Mean and sd of log(Y + c) before clipping: (log(n+c) - sigma^2, sigma) (eq 10)."""
