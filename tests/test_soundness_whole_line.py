@@ -65,14 +65,17 @@ def test_every_route_covers_or_refuses_on_the_whole_line(p, q):
         assert_routes_cover(P, Q, alpha, exact, rounding=4 * mpmath.eps)
 
 
-@pytest.mark.parametrize("p, d, alpha", [(4, 5, 10), (4, 5, 2), (3, 5, 10), (1.5, 1, 10)])
+@pytest.mark.parametrize("p, d, alpha", [(4, 5, 10), (4, 5, 2), (3, 5, 10), (1.5, 1, 10), (4, 1, 1000)])
 def test_a_tilted_peak_far_beyond_both_centres_is_found(p, d, alpha):
     """GG_p(0) against GG_p(d), f_p(x) = exp(-|x|^p) / (2 Gamma(1 + 1/p)): the log-integrand
     -alpha |x|^p + (alpha - 1) |x - d|^p - log norm peaks at x* = -r d / (1 - r), r =
     ((alpha - 1)/alpha)^(1/(p - 1)), for p = 4, d = 5, alpha = 10 at -139.9, far beyond the 60
     scales about the centres (0, 5 and the Gaussian tilt -45) where renyi's peak search stopped:
-    it integrated around -105 and gave D 0.018 too large under a bar of 2e-33.  The reference is
-    mpmath's quadrature split about x*, at 50 digits."""
+    it integrated around -105 and gave D 0.018 too large under a bar of 2e-33.  At alpha = 1000
+    (d = 1) the peak is at -15000, past float64's reach (a1 |log p| rounds by 3e3 there): the
+    engine read the convex rise before it as divergence and gave D = inf on both routes; its
+    divergence test is now confirmed in mpmath, and the float route says Unresolved.  The
+    reference is mpmath's quadrature split about x*, at 50 digits."""
     from countdp.laws.generalised_gaussian import GeneralisedGaussian
 
     with mpmath.workdps(50):

@@ -69,7 +69,8 @@ TRUSTED_CORE: dict[str, str] = {
         "it sits (alpha -> 1, a finite order, beyond the scan's last order)",
     "countdp.divergence.tail_growth":
         "an integral is reported divergent (F = inf) only when resolved probes show its "
-        "log-integrand growing at least linearly in a tail; otherwise the order is Unresolved",
+        "log-integrand growing at least linearly in a tail (toward an infinite end in mpmath "
+        "too, far past float64's reach); otherwise the order is Unresolved",
     "countdp.divergence.loss_cgf":
         "F(alpha) = (alpha - 1) D_alpha with its error bar, for densities and finite laws",
     "countdp.divergence.fallback_loss_cgf":

@@ -41,7 +41,7 @@ from scipy import optimize
 from ..laws import Law
 from ..numerics.double_exponential import MACH, node_rounding, piece_nodes
 from ..numerics.estimate import Estimate
-from .tail_growth import Unresolved, growing_tail
+from .tail_growth import Unresolved, grows_in_mpmath, growing_tail, tail_side
 
 INF = mpmath.mpf("inf")
 
@@ -467,8 +467,13 @@ class DensityLossCgf(LossCgf):
 
     def divergence(self, a1: float) -> str | None:
         """The tail in which int p^alpha q^(1 - alpha) is shown to diverge, else None
-        (:func:`countdp.divergence.tail_growth.growing_tail` from P's centre)."""
-        return growing_tail(self._logs, a1, self.cp, self.scale, self.lo, self.hi)
+        (:func:`countdp.divergence.tail_growth.growing_tail` from P's centre; toward an infinite
+        end confirmed in mpmath, :func:`~countdp.divergence.tail_growth.grows_in_mpmath`)."""
+        why = growing_tail(self._logs, a1, self.cp, self.scale, self.lo, self.hi)
+        if why is None or np.isfinite(self.hi if tail_side(why) > 0 else self.lo):
+            return why
+        logs = lambda x: (self.pd.mp_logpdf(x), self.qd.mp_logpdf(x))  # noqa: E731
+        return why if grows_in_mpmath(logs, a1, self.cp, self.scale, tail_side(why)) else None
 
     # mpmath route ----------------------------------------------------------------------------
     def _mp_pieces(self, a1: float):

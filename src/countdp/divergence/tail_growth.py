@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Callable
 
+import mpmath
 import numpy as np
 
 from ..numerics.double_exponential import MACH
 
-__all__ = ["Unresolved", "growing_tail"]
+__all__ = ["Unresolved", "growing_tail", "grows_in_mpmath", "tail_side"]
 
 PROBES = 7          # resolved probes of a tail that decide it
 RESOLVED = 0.1      # the largest rounding of g at a probe that counts
@@ -62,3 +63,41 @@ def growing_tail(logs: Callable, a1: float, centre: float, scale: float, lo: flo
                 np.all(np.diff(slopes) + slope_slack[1:] + slope_slack[:-1] >= 0):
             return f"the integrand grows in the {'upper' if out > 0 else 'lower'} tail"
     return None
+
+
+def tail_side(why: str) -> int:
+    """+1 for the upper tail, -1 for the lower, in a reason of :func:`growing_tail`."""
+    return 1 if "upper tail" in why else -1
+
+
+def grows_in_mpmath(mp_logs: Callable, a1, centre, scale, side: int, extra_bits: int = 256) -> bool:
+    """:func:`growing_tail`'s test on one infinite tail again, the log-densities
+    ``mp_logs(x) = (lp, lq)`` and g read in mpmath at ``extra_bits`` more bits: the probes
+    c + side s 2^k resolve for as long as a1 eps (|lp| + |lq| + 1) + eps (|lp| + 1), times 4, stays
+    below 0.1 (eps of the raised precision), some 10^70 times further out than in float64.  A rise
+    toward a peak beyond float64's reach then shows its fall (GG_4(0) against GG_4(1) at
+    alpha = 1000: g rises, convex, to x = -15000, where a1 |log p| rounds by 3e3 in float64)."""
+    with mpmath.workprec(mpmath.mp.prec + extra_bits):
+        a1, eps = mpmath.mpf(a1), mpmath.eps
+        xs, gs, hs, ns = [], [], [], []
+        for k in range(1100):
+            dist = mpmath.mpf(scale) * mpmath.mpf(2) ** k
+            x = mpmath.mpf(centre) + side * dist
+            lp, lq = mp_logs(x)
+            if not (mpmath.isfinite(lp) and mpmath.isfinite(lq)):
+                continue
+            noise = a1 * 4 * eps * (abs(lp) + abs(lq) + 1) + 4 * eps * (abs(lp) + 1)
+            if noise > RESOLVED:
+                break
+            g = lp + a1 * (lp - lq)
+            xs, gs, hs, ns = xs + [x], gs + [g], hs + [g + mpmath.log(dist)], ns + [noise]
+        xs, gs, hs, ns = xs[-PROBES:], gs[-PROBES:], hs[-PROBES:], ns[-PROBES:]
+        if len(hs) < PROBES:
+            return False
+        slack = [ns[j] + ns[j + 1] for j in range(PROBES - 1)]
+        dx = [abs(xs[j + 1] - xs[j]) for j in range(PROBES - 1)]
+        slopes = [(gs[j + 1] - gs[j]) / dx[j] for j in range(PROBES - 1)]
+        rising = all(hs[j + 1] - hs[j] - slack[j] > 0 for j in range(PROBES - 1))
+        convex = all(slopes[j + 1] - slopes[j] + (slack[j] + slack[j + 1]) / dx[j + 1] + slack[j] / dx[j] >= 0
+                     for j in range(PROBES - 2))
+        return rising and convex
