@@ -91,3 +91,19 @@ def test_a_tilted_peak_far_beyond_both_centres_is_found(p, d, alpha):
         exact = (mpmath.log(total) + g0) / (A - 1)
     with mpmath.workdps(40):
         assert_routes_cover(GeneralisedGaussian(p, 0), GeneralisedGaussian(p, d), alpha, exact, rounding=1e-14)
+
+
+@pytest.mark.parametrize("s, eps", [(0.999, 1), (0.999, 3), (0.9999, 3)])
+def test_a_profile_whose_crossings_lie_beyond_the_window_keeps_them_in_its_bar(s, eps):
+    """delta(eps) of N(0, 1) against N(0, s), s < 1: p > e^eps q beyond +-x, x^2 = 2 (eps - log s)
+    / (1/s^2 - 1), so delta = 2 (Q(x) - e^eps Q(x/s)).  For s = 0.999 at eps = 3, x = 54.7 lies
+    past the 40 scales the crossing search covers: delta = 6e-656 came out 0 +- 0; the masses
+    beyond the window now enter the bar."""
+    from countdp.divergence.profile import hockey_stick
+
+    with mpmath.workdps(40):
+        s, eps = mpmath.mpf(s), mpmath.mpf(eps)
+        x = mpmath.sqrt(2 * (eps - mpmath.log(s)) / (1 / s ** 2 - 1))
+        exact = 2 * (mpmath.ncdf(-x) - mpmath.exp(eps) * mpmath.ncdf(-x / s))
+        got = hockey_stick(Gaussian(0, 1), Gaussian(0, s), eps, method="quadrature")
+        assert abs(got.value - exact) <= got.error, (got, exact)

@@ -358,6 +358,24 @@ def _rounding_of_D(D: Callable, win: _Window, crossings: list, eps):
     return 4 * (dD + mpmath.eps * (1 + abs(eps)))
 
 
+def _beyond_the_window(parts: Callable, win: _Window, width: int, eps):
+    """P's mass plus e^eps times Q's outside the window of ``width`` scales about both centres
+    (mpmath quadrature of the log-densities in P's coordinate, with its error estimate)."""
+    a = max(win.T_lo, min(win.cp, win.cq) - width * win.scale)
+    b = min(win.T_hi, max(win.cp, win.cq) + width * win.scale)
+
+    def f(t):
+        lp, lq = parts(t)
+        return (mpmath.exp(lp) if lp > -INF else 0) + mpmath.exp(eps) * (mpmath.exp(lq) if lq > -INF else 0)
+
+    total = mpmath.mpf(0)
+    for lo, hi in ((win.T_lo, a), (b, win.T_hi)):
+        if hi > lo:
+            val, e = mpmath.quad(f, [lo, hi], error=True)
+            total += abs(val) + abs(e)
+    return total
+
+
 def _density_profile(pd: Density, qd: Density, eps, with_mass: bool = False, width: int = 40,
                      points: int = 201) -> _DensityProfile:
     """int (p - e^eps q)_+ over the density parts, with its error, the crossings and (with
@@ -366,10 +384,12 @@ def _density_profile(pd: Density, qd: Density, eps, with_mass: bool = False, wid
     The sign of D(t) = log p - log q - eps is scanned on ``points`` nodes over the window of
     ``width`` scales around both laws' centres (clipped to the support); every sign change is
     refined by root-finding and the positive pieces are integrated (integrand p (1 - e^{-D}) >= 0).
-    Sign changes of D beyond the window are not searched for: there P's and Q's densities are
-    below e^{-width^2/2} of their peaks (the error this could cause is of that order).  The
-    integrand p (1 - e^{-D}) errs by at most p |dD| where dD is the rounding of D, so the integral
-    by max|dD| * P(A) <= max|dD|."""
+    Sign changes of D beyond the window are not searched for: a positive part missed there is at
+    most P's mass beyond the window, a negative part taken for positive at most e^eps times Q's,
+    and both masses (by quadrature) enter the error (N(0, 1) against N(0, 0.999) at eps = 3 has
+    its crossings at +-54.7 and delta = 6e-656, given before as 0 +- 0).  The integrand
+    p (1 - e^{-D}) errs by at most p |dD| where dD is the rounding of D, so the integral by
+    max|dD| * P(A) <= max|dD|."""
     parts = _log_parts(pd, qd)
 
     def D(t):
@@ -383,7 +403,7 @@ def _density_profile(pd: Density, qd: Density, eps, with_mass: bool = False, wid
     win = _window(pd, qd)
     crossings = _crossings(D, win, width, points)
     pieces = _positive_pieces(parts, D, win, crossings, eps, with_mass, _rule(pd, qd))
-    err = pieces.error
+    err = pieces.error + _beyond_the_window(parts, win, width, eps)
     if pieces.value > 0:
         dD = _rounding_of_D(D, win, crossings, eps)
         err += dD * (pieces.p_mass if with_mass else min(pd.mass(), mpmath.mpf(1)))
