@@ -488,3 +488,16 @@ def test_the_library_fallback_carries_renyi_s_bar_through_alpha_minus_one_and_le
         assert abs(mp_.value - (mpmath.mpf(a) - 1) * a / 8) <= mp_.error
     assert abs(d.kl().value - mpmath.mpf(1) / 8) <= d.kl().error
     assert d.d_inf().value == mpmath.inf
+
+
+def test_the_initial_grid_runs_from_alpha_min_to_alpha_max():
+    """alpha_min and alpha_max are the ends of the scan's initial log grid (the docstring's
+    contract): unrefined, the orders scanned start at alpha_min and stop at alpha_max, also where
+    alpha_max - 1 is below 10 (a grid pushed out to alpha = 11 there would only look further)."""
+    from countdp.laws import FinitePmf
+
+    P, Q = FinitePmf({0: "0.6", 1: "0.4"}), FinitePmf({0: "0.4", 1: "0.6"})
+    for alpha_max in (3, 50):
+        d = tight_rho((P, Q), alpha_max=alpha_max, refine=False).directions[0]
+        assert d.alphas.min() == pytest.approx(1 + 1e-6, rel=1e-12)
+        assert d.alphas.max() == pytest.approx(alpha_max, rel=1e-12)

@@ -357,10 +357,9 @@ def _tail(scan: _Scan, dinf_how: str) -> tuple[str, bool, float]:
     if end.bounded:
         return end.how + (f" ({scan.note})" if scan.note else ""), True, end.bound
     r = [scan.ratio(a)[0] for a in xs]
-    last = r[-max(4, len(xs) // 10):]
     peak = max(r)
-    decay = last[-1] / peak if peak > 0 else 0.0
-    text = (f"{dinf_how}; D_alpha/alpha at alpha = {A:.4g} is {last[-1]:.6g} ({decay:.4g} of the max): "
+    decay = r[-1] / peak if peak > 0 else 0.0
+    text = (f"{dinf_how}; D_alpha/alpha at alpha = {A:.4g} is {r[-1]:.6g} ({decay:.4g} of the max): "
             + ("not decaying -- the sup over larger alpha is not bounded by the scan" if decay > 0.5
                else "decaying, but without a finite D_inf the end is not bounded"))
     return text, False, math.inf
