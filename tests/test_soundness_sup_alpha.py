@@ -499,5 +499,5 @@ def test_the_initial_grid_runs_from_alpha_min_to_alpha_max():
     P, Q = FinitePmf({0: "0.6", 1: "0.4"}), FinitePmf({0: "0.4", 1: "0.6"})
     for alpha_max in (3, 50):
         d = tight_rho((P, Q), alpha_max=alpha_max, refine=False).directions[0]
-        assert d.alphas.min() == pytest.approx(1 + 1e-6, rel=1e-12)
-        assert d.alphas.max() == pytest.approx(alpha_max, rel=1e-12)
+        assert d.alphas.min() == pytest.approx(1 + 1e-6, rel=1e-12, abs=0)
+        assert d.alphas.max() == pytest.approx(alpha_max, rel=1e-12, abs=0)
