@@ -226,6 +226,11 @@ class _Window:
     def scale(self):
         return max(self.sp, self.sq)
 
+    def span(self, width: int) -> tuple:
+        """The ends of ``width`` scales about both centres, clipped to the support."""
+        return (max(self.T_lo, min(self.cp, self.cq) - width * self.scale),
+                min(self.T_hi, max(self.cp, self.cq) + width * self.scale))
+
 
 def _window(pd: Density, qd: Density) -> _Window:
     t_lo, t_hi = pd.t_range()
@@ -244,8 +249,7 @@ def _crossings(D: Callable, win: _Window, width: int, points: int) -> list:
     """The sign changes of D on ``points`` nodes over ``width`` scales around both centres
     (clipped to the support), each refined by root-finding."""
     scale = win.scale
-    a = max(win.T_lo, min(win.cp, win.cq) - width * scale)
-    b = min(win.T_hi, max(win.cp, win.cq) + width * scale)
+    a, b = win.span(width)
     grid = [a + (b - a) * k / (points - 1) for k in range(points)]
     if win.T_lo > -INF:
         grid[0] = win.T_lo + (grid[1] - win.T_lo) * mpmath.mpf(10) ** -12
@@ -361,8 +365,7 @@ def _rounding_of_D(D: Callable, win: _Window, crossings: list, eps):
 def _beyond_the_window(parts: Callable, win: _Window, width: int, eps):
     """P's mass plus e^eps times Q's outside the window of ``width`` scales about both centres
     (mpmath quadrature of the log-densities in P's coordinate, with its error estimate)."""
-    a = max(win.T_lo, min(win.cp, win.cq) - width * win.scale)
-    b = min(win.T_hi, max(win.cp, win.cq) + width * win.scale)
+    a, b = win.span(width)
 
     def f(t):
         lp, lq = parts(t)

@@ -293,8 +293,8 @@ def _locate_peak(g, pd: Density, qd: Density, alpha) -> _Peak | None:
     a_lo = max(t_lo, min(cands) - 60 * scale)
     a_hi = min(t_hi, max(cands) + 60 * scale)
     if not a_lo < a_hi:  # the support lies beyond 60 scales of every centre: search from its near end
-        a_lo, a_hi = (t_lo, min(t_hi, t_lo + 120 * scale)) if a_lo >= t_lo and t_lo > -np.inf and \
-            max(cands) < t_lo else (max(t_lo, t_hi - 120 * scale), t_hi)
+        above = max(cands) < t_lo
+        a_lo, a_hi = (t_lo, min(t_hi, t_lo + 120 * scale)) if above else (max(t_lo, t_hi - 120 * scale), t_hi)
 
     def neg_g(t):
         v = g(mpmath.mpf(t))
