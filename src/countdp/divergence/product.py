@@ -40,7 +40,7 @@ from ..laws.base import check_law
 from ..numerics import validate
 from ..numerics.estimate import Estimate
 from ..numerics.quadrature import smooth_quad
-from .renyi import density_renyi_integral, log_density_pair
+from .renyi import density_renyi_integral, kink_nodes, log_density_pair
 from .value import INF, Divergence, infinite
 
 __all__ = ["renyi_product", "FloatIntegrator", "MpIntegrator"]
@@ -266,7 +266,9 @@ def _memo(f):
 
 
 def _nodes(pd: Density, qd: Density, alpha):
-    """A coarse partition in P's coordinate around the tilted peak (Gaussian-like integrands)."""
+    """A coarse partition in P's coordinate around the tilted peak (Gaussian-like integrands), with
+    the kinks of either density as nodes (the 2-D rule and its error estimate assume a smooth
+    integrand on each panel)."""
     cp, sp = pd.t_center_scale()
     try:
         cq, _ = qd.t_center_scale() if pd.same_coordinate(qd) else (cp, sp)
@@ -275,7 +277,7 @@ def _nodes(pd: Density, qd: Density, alpha):
     peak = alpha * cp + (1 - alpha) * cq
     t_lo, t_hi = pd.t_range()
     mp_lo = getattr(pd, "mp_t_lo", lambda: None)()
-    inner = sorted(float(peak + k * sp) for k in (-9, -3, 0, 3, 9))
+    inner = sorted({float(peak + k * sp) for k in (-9, -3, 0, 3, 9)} | kink_nodes(pd, qd))
     inner = [mpmath.mpf(p) for p in inner if t_lo < p < t_hi]
     lo = mp_lo if mp_lo is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -INF)
     hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else INF

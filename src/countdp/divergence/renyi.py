@@ -388,6 +388,21 @@ def _end_shells(g, pd: Density, peak: _Peak, g_ref) -> tuple[str | None, object]
     return None, unreached
 
 
+def kink_nodes(pd: Density, qd: Density) -> set:
+    """The kinks of either density (their ``breakpoints``, in x) in P's integration coordinate t:
+    a quadrature over t must have them as nodes, its rule and its error estimate assume a smooth
+    integrand between nodes."""
+    pts = set()
+    for dens in (pd, qd):
+        if hasattr(dens, "t_breakpoints") and dens.same_coordinate(pd):  # exact in t
+            pts |= {float(t) for t in dens.t_breakpoints()}
+            continue
+        for b in getattr(dens, "breakpoints", ()):
+            if pd.lo < float(b) < pd.hi:
+                pts.add(float(pd.to_t(mpmath.mpf(b))))
+    return pts
+
+
 def _quadrature_nodes(pd: Density, qd: Density, peak: _Peak, g=None) -> list:
     """Nodes in P's coordinate: the peak +- (0..40) widths -- and on, by factors 1.5, while the
     log-integrand ``g`` there is within dps ln 10 + 20 of the peak's (a tail falling like e^-t/w
@@ -404,14 +419,7 @@ def _quadrature_nodes(pd: Density, qd: Density, peak: _Peak, g=None) -> list:
                 g(mpmath.mpf(peak.t + side * s * peak.width)) > floor:
             s *= 1.5
             pts.add(peak.t + side * s * peak.width)
-    # kinks of either density (x-coordinates, attribute ``breakpoints``) must be nodes
-    for dens in (pd, qd):
-        if hasattr(dens, "t_breakpoints") and dens.same_coordinate(pd):  # exact in t
-            pts |= {float(t) for t in dens.t_breakpoints()}
-            continue
-        for b in getattr(dens, "breakpoints", ()):
-            if pd.lo < float(b) < pd.hi:
-                pts.add(float(pd.to_t(mpmath.mpf(b))))
+    pts |= kink_nodes(pd, qd)
     inner = sorted(p for p in pts if t_lo < p < t_hi)
     ends_lo = mp_lo if mp_lo is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -INF)
     ends_hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else INF
