@@ -40,7 +40,7 @@ from ..laws.base import check_law
 from ..numerics import validate
 from ..numerics.estimate import Estimate
 from ..numerics.quadrature import smooth_quad
-from .renyi import density_renyi_integral, kink_nodes, log_density_pair
+from .renyi import _locate_peak, density_renyi_integral, kink_nodes, log_density_pair, log_integrand
 from .value import INF, Divergence, infinite
 
 __all__ = ["renyi_product", "FloatIntegrator", "MpIntegrator"]
@@ -151,12 +151,20 @@ class _Box:
     peak: float
 
 
+def tilted_peak(pd: Density, qd: Density, alpha):
+    """Where p^alpha q^(1-alpha) of one coordinate peaks, and its width there, located as the 1-D
+    route does (for two scales the tilted centre can lie hundreds of scales from either law's)."""
+    peak = _locate_peak(log_integrand(pd, qd, mpmath.mpf(alpha)), pd, qd, mpmath.mpf(alpha))
+    if peak is None:
+        raise ValueError("the plane's integrand is infinite: Q's density vanishes where P's does not")
+    return peak
+
+
 def _box(pd: Density, qd: Density, alpha: float, width: float) -> _Box:
-    cp, sp = (float(v) for v in pd.t_center_scale())
-    cq, _ = (float(v) for v in qd.t_center_scale())
-    peak = alpha * cp + (1 - alpha) * cq
+    """``width`` widths of the tilted integrand on either side of its peak."""
+    peak = tilted_peak(pd, qd, alpha)
     t_lo, t_hi = pd.t_range()
-    return _Box(max(t_lo, min(cp, cq, peak) - width * sp), min(t_hi, max(cp, cq, peak) + width * sp), peak)
+    return _Box(max(t_lo, peak.t - width * peak.width), min(t_hi, peak.t + width * peak.width), peak.t)
 
 
 @dataclass(frozen=True)
@@ -266,18 +274,14 @@ def _memo(f):
 
 
 def _nodes(pd: Density, qd: Density, alpha):
-    """A coarse partition in P's coordinate around the tilted peak (Gaussian-like integrands), with
-    the kinks of either density as nodes (the 2-D rule and its error estimate assume a smooth
-    integrand on each panel)."""
-    cp, sp = pd.t_center_scale()
-    try:
-        cq, _ = qd.t_center_scale() if pd.same_coordinate(qd) else (cp, sp)
-    except NotImplementedError:
-        cq = cp
-    peak = alpha * cp + (1 - alpha) * cq
+    """A coarse partition in P's coordinate around the peak of the coordinate's tilted integrand
+    p^alpha q^(1-alpha), located and sized as the 1-D route does (the tilted centre of two scales
+    can lie hundreds of scales from either law's), with the kinks of either density as nodes (the
+    2-D rule and its error estimate assume a smooth integrand on each panel)."""
+    peak = tilted_peak(pd, qd, alpha)
     t_lo, t_hi = pd.t_range()
     mp_lo = getattr(pd, "mp_t_lo", lambda: None)()
-    inner = sorted({float(peak + k * sp) for k in (-9, -3, 0, 3, 9)} | kink_nodes(pd, qd))
+    inner = sorted({peak.t + k * peak.width for k in (-9, -3, 0, 3, 9)} | kink_nodes(pd, qd))
     inner = [mpmath.mpf(p) for p in inner if t_lo < p < t_hi]
     lo = mp_lo if mp_lo is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -INF)
     hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else INF
