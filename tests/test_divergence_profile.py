@@ -261,3 +261,21 @@ def test_the_rounding_bound_of_d_is_four_times_its_measured_change_plus_an_ulp()
     change = mpmath.mpf(10) ** (5 - mpmath.mp.dps) - mpmath.mpf(10) ** (5 - mpmath.mp.dps - 15)
     assert bound >= 4 * change and bound <= 4 * change * (1 + mpmath.mpf(10) ** -6) + floor
     assert not {mpmath.mpf(7), mpmath.mpf(5), mpmath.mpf(-5)} & set(read) and {mpmath.mpf(0), mpmath.mpf(1), mpmath.mpf(2)} <= set(read)
+
+
+@pytest.mark.parametrize("n, sigma, c, eps", [(10, 0.4336339016964433, 6.802847627867152, 5), (0, 1.3, 0.58, 0),
+                                              (3, 0.05, 1, 2)])
+def test_the_closed_profile_carries_its_rounding(n, sigma, c, eps):
+    """At 50 digits the closed form of two log-shifted Gaussians is 1.5e-357 off a 100-digit
+    evaluation at delta = 1.6e-309 (mu = |mu_1 - mu_2|/s rounded, the value rounded): its bar must
+    cover that, not claim exactness, and stay within a few hundred ulps of the value."""
+    from countdp.laws import LogShiftedGaussian
+    with mpmath.workdps(50):
+        mu1, mu2 = mpmath.log(n + c) - sigma ** 2, mpmath.log(n + 1 + c) - sigma ** 2
+        P, Q = LogShiftedGaussian(mu1, sigma, c), LogShiftedGaussian(mu2, sigma, c)
+        h = profile.hockey_stick(P, Q, eps)
+        with mpmath.workdps(100):
+            exact = formulas.gaussian_profile(abs(mpmath.mpf(P.mu) - Q.mu) / P.s, eps)
+        assert h.method.startswith("closed form")
+        assert abs(h.value - exact) <= h.error
+        assert 0 < h.error <= mpmath.mpf(10) ** -46 * h.value

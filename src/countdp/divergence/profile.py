@@ -92,6 +92,18 @@ def gaussian_eps_of_delta(mu, delta):
     return solve_decreasing(f, 0, hi, root_tolerance(hi))
 
 
+def _closed_rounding(mu, eps):
+    """The rounding of the closed form at the working precision (unit u): mu = |shift|/s rounded
+    twice (d delta/d mu = phi(mu/2 - eps/mu)), each of the two terms (at most Phi(mu/2 - eps/mu))
+    at 20 guard digits, and the value rounded (at most u Phi(mu/2 - eps/mu) too)."""
+    if mu == 0:
+        return mpmath.mpf(0)
+    u, guard = mpmath.mpf(2) ** -mpmath.mp.prec, mpmath.mpf(10) ** -(mpmath.mp.dps + 18)
+    with mpmath.workprec(64):
+        a = mpmath.mpf(mu) / 2 - mpmath.mpf(eps) / mu
+        return +(2 * u * mu * mpmath.npdf(a) + (u + 2 * guard) * mpmath.ncdf(a))
+
+
 def _closed_profile(P: Law, Q: Law, eps) -> Profile | None:
     pair = None
     if type(P) is Gaussian and type(Q) is Gaussian and P.s == Q.s:
@@ -100,7 +112,7 @@ def _closed_profile(P: Law, Q: Law, eps) -> Profile | None:
         pair = (P.mu, Q.mu, P.s, "closed form (equal-variance Gaussians in log(u + c), eq 10)")
     if pair is not None:
         mu = abs(pair[0] - pair[1]) / pair[2]
-        return Profile(gaussian_hockey_stick(mu, eps), mpmath.mpf(0), pair[3], eps)
+        return Profile(gaussian_hockey_stick(mu, eps), _closed_rounding(mu, eps), pair[3], eps)
     if isinstance(P, PointMass) and isinstance(Q, PointMass):
         val = mpmath.mpf(0) if P.x == Q.x else mpmath.mpf(1)
         return Profile(val, mpmath.mpf(0), "point masses", eps)
