@@ -80,19 +80,44 @@ def log_window_integral(ell, y0: float, width: float, lo: float = -np.inf, hi: f
 
 def smooth_quad(f, *axes, rel_enough, rule: str = "gauss-legendre", maxdegree: int = 10, gl_maxdegree: int = 6):
     """``(value, error estimate, rule used)`` of mpmath's ``quad(f, *axes)`` (one node list per
-    dimension) for an integrand smooth on every panel between the nodes (kinks must be nodes).
-    ``rule`` first (Gauss-Legendre, up to ``gl_maxdegree``: far fewer nodes than tanh-sinh for a
-    smooth integrand); when its estimate is above ``rel_enough`` times the value (e.g. the rounding
-    term the caller adds anyway), tanh-sinh (up to ``maxdegree``) as well, keeping the smaller
-    estimate with its own value (a narrow peak in a long or infinite panel, or an endpoint
-    singularity, suits tanh-sinh better)."""
+    dimension, one or two dimensions) for an integrand smooth on every panel between the nodes
+    (kinks must be nodes).  ``rule`` first (Gauss-Legendre, up to ``gl_maxdegree``: far fewer nodes
+    than tanh-sinh for a smooth integrand); when its estimate is above ``rel_enough`` times the
+    value (e.g. the rounding term the caller adds anyway), tanh-sinh (up to ``maxdegree``) as well,
+    keeping the smaller estimate with its own value (a narrow peak in a long or infinite panel, or
+    an endpoint singularity, suits tanh-sinh better).  In two dimensions the integrand must keep
+    one sign (:func:`_quad_with_error`)."""
+    if rule == "tanh-sinh":
+        val, err = _quad_with_error(f, axes, maxdegree, rule)
+        return val, err, rule
+    val, err = _quad_with_error(f, axes, gl_maxdegree, rule)
+    if err <= rel_enough * abs(val):
+        return val, err, rule
+    val2, err2 = _quad_with_error(f, axes, maxdegree, "tanh-sinh")
+    return (val2, err2, "tanh-sinh") if err2 < err else (val, err, rule)
+
+
+def _quad_with_error(f, axes, maxdegree: int, method: str):
+    """mpmath's quad over one or two axes with its error estimate.  In two dimensions mpmath's
+    own estimate is the outer integral's alone (it drops every inner integral's), so the inner
+    integrals are taken here, each kept with its estimate, and the outer rule integrates those
+    estimates too (on the nodes of its first two degrees, all of them already taken): twice that
+    enters the error."""
     import mpmath
 
-    if rule == "tanh-sinh":
-        val, err = mpmath.quad(f, *axes, error=True, maxdegree=maxdegree, method=rule)
-        return val, abs(err), rule
-    val, err = mpmath.quad(f, *axes, error=True, maxdegree=gl_maxdegree, method=rule)
-    if abs(err) <= rel_enough * abs(val):
-        return val, abs(err), rule
-    val2, err2 = mpmath.quad(f, *axes, error=True, maxdegree=maxdegree, method="tanh-sinh")
-    return (val2, abs(err2), "tanh-sinh") if abs(err2) < abs(err) else (val, abs(err), rule)
+    if len(axes) == 1:
+        val, err = mpmath.quad(f, axes[0], error=True, maxdegree=maxdegree, method=method)
+        return val, abs(err)
+    if len(axes) != 2:
+        raise ValueError(f"smooth_quad integrates over one or two axes, got {len(axes)}")
+    inner_at = {}
+
+    def inner(x):
+        if x not in inner_at:
+            v, e = mpmath.quad(lambda y: f(x, y), axes[1], error=True, maxdegree=maxdegree, method=method)
+            inner_at[x] = (v, abs(e))
+        return inner_at[x]
+
+    val, err = mpmath.quad(lambda x: inner(x)[0], axes[0], error=True, maxdegree=maxdegree, method=method)
+    inner_err = mpmath.quad(lambda x: inner(x)[1], axes[0], maxdegree=2, method=method)
+    return val, abs(err) + 2 * abs(inner_err)
