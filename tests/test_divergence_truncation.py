@@ -206,3 +206,16 @@ def test_the_convex_sandwich_carries_the_rounding_of_both_of_its_logs():
         s = truncation.truncated_bounds_convex(P, Q, alpha, T)
         r = truncation.log_integrand_rounding(P, Q, alpha, T)
         assert r > 0 and s.rounding == 2 * r
+
+
+@pytest.mark.parametrize("fn", [truncation.renyi_from_truncation, truncation.tail_remainder,
+                                truncation.truncated_bounds_convex])
+def test_the_whole_line_bounds_refuse_a_pair_whose_log_integrand_is_not_quadratic(fn):
+    """Laplace(0, 1) || Laplace(2, 1) at alpha = 2: the second difference at 0 (the kink) reads
+    k = 2, and the concave remainder beyond T = 1 then gave D in 1.42 +- 0.17 for 1.596 (g bends
+    up at the second centre); a truncated Gaussian is quadratic on its support only."""
+    from countdp.laws import Laplace, TruncatedGaussian
+    with pytest.raises(ValueError, match="P must be a Gaussian law on the whole line"):
+        fn(Laplace(0, 1), Laplace(2, 1), 2, 1)
+    with pytest.raises(ValueError, match="Q must be a Gaussian law on the whole line"):
+        fn(Gaussian(0, 1), TruncatedGaussian(-3, 3), 2, 1)
