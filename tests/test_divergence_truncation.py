@@ -209,7 +209,8 @@ def test_the_convex_sandwich_carries_the_rounding_of_both_of_its_logs():
 
 
 @pytest.mark.parametrize("fn", [truncation.renyi_from_truncation, truncation.tail_remainder,
-                                truncation.truncated_bounds_convex])
+                                truncation.truncated_bounds_convex,
+                                lambda P, Q, alpha, T: truncation.locate_order_threshold(P, Q)])
 def test_the_whole_line_bounds_refuse_a_pair_whose_log_integrand_is_not_quadratic(fn):
     """Laplace(0, 1) || Laplace(2, 1) at alpha = 2: the second difference at 0 (the kink) reads
     k = 2, and the concave remainder beyond T = 1 then gave D in 1.42 +- 0.17 for 1.596 (g bends

@@ -86,8 +86,8 @@ def _density_pair(P: Law, Q: Law):
 
 
 def _quadratic_pair(P: Law, Q: Law):
-    """The sandwich and the tail remainder read g's shape off differences at one point and use it
-    on the whole line: that holds for a quadratic g, two Gaussian densities on R (for a Laplace
+    """The threshold, the sandwich and the tail remainder read g's shape off differences at one
+    point and use it on the whole line: that holds for a quadratic g, two Gaussian densities on R (for a Laplace
     pair, whose g bends at both centres, the 'remainder' fell 0.35 short of the tails)."""
     for name, d in zip(("P", "Q"), _density_pair(P, Q)):
         if not (isinstance(d, GaussianDensity) and d.lo == -mpmath.inf and d.hi == mpmath.inf):
@@ -154,6 +154,7 @@ def locate_order_threshold(P: Law, Q: Law, lo=None, hi=None, rtol=None, maxiter=
     moves up to the last integrable power of two).  Stops when ``hi - lo <= rtol * hi`` (default
     ``working_precision(8)`` = 10^-(dps - 8)).  Raises ValueError when no sign change is found
     below 2^60 (e.g. s_P <= s_Q: integrable at every order)."""
+    _quadratic_pair(P, Q)
     lo = 1 + mpmath.mpf(2) ** -20 if lo is None else mpmath.mpf(validate.order(lo))
     rtol = working_precision(8) if rtol is None else mpmath.mpf(validate.real("rtol", rtol, lo=0))
 
