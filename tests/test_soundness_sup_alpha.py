@@ -501,3 +501,29 @@ def test_the_initial_grid_runs_from_alpha_min_to_alpha_max():
         d = tight_rho((P, Q), alpha_max=alpha_max, refine=False).directions[0]
         assert d.alphas.min() == pytest.approx(1 + 1e-6, rel=1e-12, abs=0)
         assert d.alphas.max() == pytest.approx(alpha_max, rel=1e-12, abs=0)
+
+
+@pytest.mark.parametrize("number_system", ["float", "mpmath"])
+def test_a_concave_rise_toward_a_peak_out_of_reach_is_not_growth(number_system):
+    """N(0, 1) || N(1, 1): g = -x^2/2 - a1 x + const peaks at x = -a1.  At a1 = 1e8 the float
+    probes resolve to |x| ~ 1500 only, where g still rises toward the peak: the shells grow, but
+    g bends down (concave), which is what tells this from divergence; likewise in mpmath at 256
+    more bits with the peak at -1e60 (a1 = 1e60, resolved to |x| ~ 1e15)."""
+    from countdp.divergence.tail_growth import growing_tail, grows_in_mpmath
+    from countdp.laws.gaussian import GaussianDensity
+    P, Q = GaussianDensity(0, 1), GaussianDensity(1, 1)
+    if number_system == "float":
+        # the float probes see the rise: without the bend the shells alone would call it growth
+        assert growing_tail(lambda x: (P.logpdf(x), Q.logpdf(x)), 1e8, 0.0, 1.0, -np.inf, np.inf) is None
+    else:
+        assert grows_in_mpmath(lambda x: (P.mp_logpdf(x), Q.mp_logpdf(x)), mpmath.mpf(10) ** 60, 0, 1, -1) is False
+    # a straight fall (a Laplace law against itself: g = -|x| - log 2, slopes constant) is not
+    # growth either: the shells e^{-x} x shrink
+    from countdp.laws.reference import LaplaceDensity
+    L = LaplaceDensity(0, 1)
+    assert growing_tail(lambda x: (L.logpdf(x), L.logpdf(x)), 1.0, 0.0, 1.0, -np.inf, np.inf) is None
+    assert grows_in_mpmath(lambda x: (L.mp_logpdf(x), L.mp_logpdf(x)), 1, 0, 1, 1) is False
+    # the control: a pair whose integral diverges (Q narrower: g convex) is growth in both
+    R = GaussianDensity(0, 0.5)
+    assert growing_tail(lambda x: (P.logpdf(x), R.logpdf(x)), 1.0, 0.0, 1.0, -np.inf, np.inf) is not None
+    assert grows_in_mpmath(lambda x: (P.mp_logpdf(x), R.mp_logpdf(x)), 1, 0, 1, 1) is True

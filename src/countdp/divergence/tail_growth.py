@@ -55,14 +55,26 @@ def growing_tail(logs: Callable, a1: float, centre: float, scale: float, lo: flo
             noise = a1 * 4 * MACH * (np.abs(lp) + np.abs(lq) + 1) + 4 * MACH * (np.abs(lp) + 1)
             g = lp + a1 * (lp - lq)
             ok = np.isfinite(g) & np.isfinite(lq) & (noise <= RESOLVED)
-            gs, hs, ns, xo = (v[ok][-PROBES:] for v in (g, g + np.log(dist), noise, xs))
-            slack = ns[1:] + ns[:-1]
-            dx = np.abs(np.diff(xo))
-            slopes, slope_slack = np.diff(gs) / dx, slack / dx
-        if len(hs) == PROBES and np.all(np.diff(hs) - slack > 0) and \
-                np.all(np.diff(slopes) + slope_slack[1:] + slope_slack[:-1] >= 0):
+            grows = _shells_grow(xs[ok], g[ok], (g + np.log(dist))[ok], noise[ok])
+        if grows:
             return f"the integrand grows in the {'upper' if out > 0 else 'lower'} tail"
     return None
+
+
+def _shells_grow(xs, gs, hs, ns) -> bool:
+    """The criterion of :func:`growing_tail` on the resolved probes (x, g, h, the rounding of g),
+    in float64 arrays or lists of mpmath numbers: over the last seven, h rises at every step
+    beyond the rounding, and the slope of g between probes does not fall beyond it."""
+    if len(hs) < PROBES:
+        return False
+    xs, gs, hs, ns = (list(v[-PROBES:]) for v in (xs, gs, hs, ns))
+    slack = [ns[j] + ns[j + 1] for j in range(PROBES - 1)]
+    dx = [abs(xs[j + 1] - xs[j]) for j in range(PROBES - 1)]
+    slopes = [(gs[j + 1] - gs[j]) / dx[j] for j in range(PROBES - 1)]
+    rising = all(hs[j + 1] - hs[j] - slack[j] > 0 for j in range(PROBES - 1))
+    convex = all(slopes[j + 1] - slopes[j] + slack[j + 1] / dx[j + 1] + slack[j] / dx[j] >= 0
+                 for j in range(PROBES - 2))
+    return rising and convex
 
 
 def tail_side(why: str) -> int:
@@ -91,13 +103,4 @@ def grows_in_mpmath(mp_logs: Callable, a1, centre, scale, side: int, extra_bits:
                 break
             g = lp + a1 * (lp - lq)
             xs, gs, hs, ns = xs + [x], gs + [g], hs + [g + mpmath.log(dist)], ns + [noise]
-        xs, gs, hs, ns = xs[-PROBES:], gs[-PROBES:], hs[-PROBES:], ns[-PROBES:]
-        if len(hs) < PROBES:
-            return False
-        slack = [ns[j] + ns[j + 1] for j in range(PROBES - 1)]
-        dx = [abs(xs[j + 1] - xs[j]) for j in range(PROBES - 1)]
-        slopes = [(gs[j + 1] - gs[j]) / dx[j] for j in range(PROBES - 1)]
-        rising = all(hs[j + 1] - hs[j] - slack[j] > 0 for j in range(PROBES - 1))
-        convex = all(slopes[j + 1] - slopes[j] + (slack[j] + slack[j + 1]) / dx[j + 1] + slack[j] / dx[j] >= 0
-                     for j in range(PROBES - 2))
-        return rising and convex
+        return _shells_grow(xs, gs, hs, ns)
