@@ -47,6 +47,12 @@ SHIFT_COUPLING = "countdp.divergence.shift_coupling"
 LATTICE_DUAL = "countdp.divergence.lattice_dual"
 LOSS_CGF = "countdp.divergence.loss_cgf"
 FINITE_SUPPORT = "countdp.divergence.finite_support"
+PRODUCT = "countdp.divergence.product"
+PROFILE = "countdp.divergence.profile"
+TRUNCATION = "countdp.divergence.truncation"
+QUADRATURE = "countdp.numerics.quadrature"
+TAIL_GROWTH = "countdp.divergence.tail_growth"
+S_PRODUCT = "tests/test_soundness_product.py"
 
 T_VERDICTS = "tests/test_arb_verdicts.py"
 T_CERTS = "tests/test_harness_certificates.py"
@@ -208,6 +214,34 @@ ARB_RANGES = [
 
 
 # -- arb: the proven tail bounds and the enclosed integrals -----------------------------------
+
+def _peak_at_p(f):
+    """tilted_peak as alpha cp + (1 - alpha) cq would place it for one scale: P's centre and scale."""
+    from countdp.divergence.renyi import _Peak
+
+    def peak(pd, qd, alpha):
+        c, s = pd.t_center_scale()
+        return _Peak(float(c), float(s), 0.0)
+    return peak
+
+
+def _mpmath_nested_estimate(f):
+    """mpmath's quad over the axes as it is: in 2-D the estimate of the outer integral alone."""
+    def quad(fn, axes, maxdegree, method):
+        v, e = mpmath.quad(fn, *axes, error=True, maxdegree=maxdegree, method=method)
+        return v, abs(e)
+    return quad
+
+
+def _rising_shells_only(f):
+    """_shells_grow without the bend test: the shells rise beyond the rounding, nothing more."""
+    def grows(xs, gs, hs, ns):
+        if len(hs) < 7:
+            return False
+        hs, ns = list(hs[-7:]), list(ns[-7:])
+        return all(hs[j + 1] - hs[j] - ns[j] - ns[j + 1] > 0 for j in range(6))
+    return grows
+
 
 def _scaled(factor):
     return lambda t: t * to_arb(factor)
@@ -597,6 +631,24 @@ DIVERGENCE = [
     core_fault("divergence", "renyi: a pmf sum whose terms do not decay never shown divergent", "dropped term",
                replace_function(f"{RENYI}:_integer_terms_grow", lambda f: lambda *a: None),
                caught_by=f"{S_INTEGER}::test_discrete_laplace_renyi_against_the_closed_form"),
+    core_fault("divergence", "product: the plane's rule without the densities' kinks as nodes", "dropped term",
+               replace_function(f"{RENYI}:kink_nodes", lambda f: lambda *a: set()),
+               caught_by=f"{S_PRODUCT}::test_a_kinked_coordinate_beside_a_log_shift_one_is_within_its_bar"),
+    core_fault("divergence", "product: each coordinate placed about P's centre with P's scale, not about its "
+               "tilted peak", "other", replace_function(f"{PRODUCT}:tilted_peak", _peak_at_p),
+               caught_by=f"{S_PRODUCT}::test_a_pair_of_two_scales_is_integrated_around_its_tilted_peak"),
+    core_fault("numerics", "2-D quadrature: mpmath's own estimate (the inner integrals' error dropped)",
+               "dropped term", replace_function(f"{QUADRATURE}:_quad_with_error", _mpmath_nested_estimate),
+               caught_by="tests/test_numerics_quadrature.py::test_a_two_dimensional_integral_carries_its_inner_integrals_error"),
+    core_fault("divergence", "profile: the closed form of two equal-scale Gaussians taken as exact (error 0)",
+               "dropped term", replace_function(f"{PROFILE}:_closed_rounding", lambda f: lambda mu, eps: mpmath.mpf(0)),
+               caught_by="tests/test_divergence_profile.py::test_the_closed_profile_carries_its_rounding"),
+    core_fault("divergence", "truncation: the whole-line bounds applied to a pair whose log-integrand is not "
+               "quadratic", "other", replace_function(f"{TRUNCATION}:_quadratic_pair", lambda f: lambda P, Q: None),
+               caught_by="tests/test_divergence_truncation.py::test_the_whole_line_bounds_refuse_a_pair_whose_log_integrand_is_not_quadratic"),
+    core_fault("divergence", "tail growth: rising shells alone read as divergence (g's bend not tested)", "dropped term",
+               replace_function(f"{TAIL_GROWTH}:_shells_grow", _rising_shells_only),
+               caught_by=f"{S_SUP_ALPHA}::test_a_concave_rise_toward_a_peak_out_of_reach_is_not_growth"),
     core_fault("laws", "rounded log-Gaussian pmf evaluated without guard digits (its tent terms cancel k-fold)",
                "other", patch_method(f"{LOG_GAUSSIAN_MECH}:RoundedLogGaussian._pmf", lambda f: lambda self, k: self._tent(k)),
                caught_by="tests/test_soundness_precision.py::test_the_value_at_the_working_precision_is_within_4_ulps"),
