@@ -54,3 +54,31 @@ def test_the_value_at_the_working_precision_is_within_4_ulps(name, dps):
     with mpmath.workdps(dps + 60):
         reference = f()
         assert abs(value - reference) <= 4 * ulp * abs(reference)
+
+
+@pytest.mark.parametrize("dps", [15, 30])
+@pytest.mark.parametrize("case", ["kl, one scale, a gap of 1e-5", "kl, two close scales", "eq (11)",
+                                  "two scales, the margin at 6e-4"])
+def test_the_gaussian_closed_forms_carry_their_rounding(dps, case):
+    """gaussian_renyi against its formula at 80 digits on the same binary parameters: the KL of
+    two log-space Gaussians at n = 10^5 is 1/2 + 2e-10 - 1/2 in its written form (10 digits cancel:
+    a relative error of 5e-7 at 15 digits under a bar of 0), and near the margin of eq (34) the
+    margin itself cancels.  The error must cover the value, and stay within 10 ulps beyond the
+    cancellation's own loss (so that it decides)."""
+    from countdp.divergence.renyi import gaussian_renyi
+    from countdp import formulas
+    with mpmath.workdps(dps):
+        mu1, mu2 = mpmath.log(10 ** 5 + mpmath.mpf("0.3")), mpmath.log(10 ** 5 + mpmath.mpf("1.3"))
+        alpha, args = {"kl, one scale, a gap of 1e-5": (1, (mu1, 0.5, mu2, 0.5)),
+                       "kl, two close scales": (1, (0, 1, mpmath.mpf("1e-3"), 1 + mpmath.mpf("1e-6"))),
+                       "eq (11)": (7, (mu1, 0.5, mu2, 0.5)),
+                       "two scales, the margin at 6e-4": (mpmath.mpf("5.26"), (0, 1, 1, 0.9))}[case]
+        args = tuple(mpmath.mpf(x) for x in args)
+        d = gaussian_renyi(alpha, *args)
+        with mpmath.workdps(80):
+            if alpha == 1:
+                ref = formulas.gaussian_kl(*args)
+            else:
+                ref = formulas.gaussian_renyi_divergence(mpmath.mpf(alpha), *args)
+        assert abs(d.value - ref) <= d.error
+        assert d.error <= 10 * mpmath.eps * abs(ref)

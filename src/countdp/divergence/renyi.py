@@ -24,6 +24,7 @@ import numpy as np
 from scipy import optimize
 
 from ..numerics import validate
+from ..numerics.contexts import to_fmpq
 from ..numerics.quadrature import smooth_quad
 from ..laws import Density, Gaussian, Law, LogShiftedGaussian, PointMass
 from .. import formulas
@@ -87,24 +88,40 @@ def kl(P: Law, Q: Law, method: str = "auto") -> Divergence:
 def gaussian_renyi(alpha, mu_p, s_p, mu_q, s_q) -> Divergence:
     """Closed form for Gaussians P = N(mu_p, s_p^2), Q = N(mu_q, s_q^2) (Lemma 7.1).
 
-    Finite iff the margin ``alpha s_q^2 + (1 - alpha) s_p^2`` of eq (34) is positive, then
+    Finite iff the margin ``alpha s_q^2 + (1 - alpha) s_p^2`` of eq (34) is positive (decided in
+    exact rationals: the parameters are binary numbers), then
     :func:`countdp.formulas.gaussian_renyi_divergence`; equal variances reduce to eq (11).
-    ``alpha = 1`` gives the KL divergence."""
+    ``alpha = 1`` gives the KL divergence.  The error is the formula's rounding
+    (:func:`_with_guard_digits`): its terms cancel where the variances are close or the margin small."""
     a = mpmath.mpf(validate.real("alpha", alpha, lo=1, lo_open=False))
     mu_p, mu_q = (mpmath.mpf(validate.real(k, v)) for k, v in (("mu_p", mu_p), ("mu_q", mu_q)))
     s_p, s_q = (mpmath.mpf(validate.real(k, v, lo=0)) for k, v in (("s_p", s_p), ("s_q", s_q)))
     if a == 1:
-        return Divergence(formulas.gaussian_kl(mu_p, s_p, mu_q, s_q), mpmath.mpf(0),
+        return Divergence(*_with_guard_digits(formulas.gaussian_kl, mu_p, s_p, mu_q, s_q),
                           "closed form (Gaussian KL)", a)
     if s_p == s_q:
-        return Divergence(formulas.renyi_equal_variance(a, mu_p, mu_q, s_p), mpmath.mpf(0),
+        return Divergence(*_with_guard_digits(formulas.renyi_equal_variance, a, mu_p, mu_q, s_p),
                           "closed form eq (11)", a)
-    s_a2 = formulas.gaussian_renyi_margin(a, s_p, s_q)
-    if s_a2 <= 0:
+    if formulas.gaussian_renyi_margin.exact(to_fmpq(a), to_fmpq(s_p), to_fmpq(s_q)) <= 0:
+        s_a2 = formulas.gaussian_renyi_margin(a, s_p, s_q)
         return _infinite(f"alpha s_Q^2 + (1-alpha) s_P^2 = {mpmath.nstr(s_a2, 6)} <= 0: "
                          "p^alpha q^(1-alpha) grows in the tails (eq 34)", a, "closed form eq (34)")
-    return Divergence(formulas.gaussian_renyi_divergence(a, mu_p, s_p, mu_q, s_q), mpmath.mpf(0),
+    return Divergence(*_with_guard_digits(formulas.gaussian_renyi_divergence, a, mu_p, s_p, mu_q, s_q),
                       "closed form (unequal-variance Gaussians)", a)
+
+
+def _with_guard_digits(formula, *args) -> tuple:
+    """(value, error) of a closed form at the working precision: evaluated with 20 and with 40
+    guard digits, the second rounded is the value, and the error is the two's difference (what 20
+    guard digits leave of any cancellation among the terms; 20 more leave 10^-20 of that) plus
+    the final rounding."""
+    with mpmath.workdps(mpmath.mp.dps + 20):
+        coarse = formula(*args)
+    with mpmath.workdps(mpmath.mp.dps + 40):
+        fine = formula(*args)
+        gap = abs(coarse - fine)
+    value = +fine
+    return value, +(gap + mpmath.eps * abs(value))
 
 
 # ============================================================================================
