@@ -78,3 +78,24 @@ def test_a_point_of_p_with_mass_zero_is_no_support_mismatch():
     for alpha in (2, Fraction(3, 2)):
         d = renyi_atoms(p, q, alpha)
         assert d.value == renyi_atoms({0: p[0], 1: p[1]}, q, alpha).value and mpmath.isfinite(d.value)
+
+
+@pytest.mark.parametrize("exact", [True, False], ids=["fractions", "floats"])
+@pytest.mark.parametrize("gap", [Fraction(1, 10 ** 12), Fraction(1, 10 ** 20)])
+def test_two_close_laws_keep_their_divergence_and_carry_its_rounding(exact, gap):
+    """(1/2 + g, 1/2 - g) against (1/2, 1/2): D_2 = log(1 + 4 g^2) = 4e-24 at g = 1e-12, 4e-40 at
+    1e-20; the sum p^2/q rounded to 1 gave 0 +- 0 (an error of 0 claimed for a value it lost).
+    Against the same sum at 80 digits: within the bar, and the bar relative (it decides)."""
+    p = {0: Fraction(1, 2) + gap, 1: Fraction(1, 2) - gap}
+    q = {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    alpha = 2 if exact else Fraction(3, 2)
+    if not exact:  # binary masses that still hold the gap (40 digits)
+        with mpmath.workdps(40):
+            p = {k: mpmath.mpf(v.numerator) / v.denominator for k, v in p.items()}
+    d = renyi_atoms(p, q, alpha)
+    with mpmath.workdps(80):
+        pm = {k: mpmath.mpf(v) if isinstance(v, mpmath.mpf) else mpmath.mpf(v.numerator) / v.denominator
+              for k, v in p.items()}
+        a = mpmath.mpf(alpha.numerator) / alpha.denominator if isinstance(alpha, Fraction) else mpmath.mpf(alpha)
+        ref = mpmath.log(mpmath.fsum(pm[k] ** a * mpmath.mpf(q[k]) ** (1 - a) for k in pm)) / (a - 1)
+    assert ref > 0 and abs(d.value - ref) <= d.error <= mpmath.mpf(10) ** -10 * ref

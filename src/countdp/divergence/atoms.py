@@ -43,19 +43,38 @@ def renyi_atoms(p: dict, q: dict, alpha) -> Divergence:
     integer_order = isinstance(alpha_v, (int, np.integer)) or (
         isinstance(alpha_v, Fraction) and alpha_v.denominator == 1)
     if integer_order and all(isinstance(m, (int, Fraction)) for m in [*p.values(), *q.values()]):
-        return Divergence(_exact_sum_log(p, q, int(alpha_v)), mpmath.mpf(0), _METHOD, alpha_v)
-    a = _mp(alpha_v)
-    total = mpmath.fsum(_mp(px) ** a * _mp(q[x]) ** (1 - a) for x, px in p.items() if px > 0)
-    return Divergence(mpmath.log(total) / (a - 1), mpmath.mpf(0), _METHOD, alpha_v)
+        value = _exact_sum_log(p, q, int(alpha_v))
+        return Divergence(value, 2 * mpmath.eps * abs(value), _METHOD, alpha_v)
+    value, err = _guarded_sum_log(p, q, _mp(alpha_v))
+    return Divergence(value, err, _METHOD, alpha_v)
 
 
 def _exact_sum_log(p: dict, q: dict, a: int) -> mpmath.mpf:
-    """log(sum p^a q^(1-a)) / (a - 1) with the sum in exact rational arithmetic."""
+    """log(sum p^a q^(1-a)) / (a - 1) with the sum in exact rational arithmetic, its excess over 1
+    taken exactly (log1p: the divergence of two close laws keeps its digits), then rounded once."""
     total = sum((Fraction(px) ** a * Fraction(q[x]) ** (1 - a) for x, px in p.items() if px > 0),
                 Fraction(0))
-    if total == 1:
-        return mpmath.mpf(0)
-    return mpmath.log(mpmath.mpf(total.numerator) / total.denominator) / (a - 1)
+    excess = total - 1
+    with mpmath.workdps(mpmath.mp.dps + 20):
+        value = mpmath.log1p(mpmath.mpf(excess.numerator) / excess.denominator) / (a - 1)
+    return +value
+
+
+def _guarded_sum_log(p: dict, q: dict, a) -> tuple:
+    """(value, error) of log(sum p^a q^(1-a)) / (a - 1) for a non-integer order or float masses:
+    the terms and their sum with 20 guard digits (two close laws: a sum 1 + 4e-24 must not round to
+    1 at the working precision), each term's rounding (a |log p| + |1 - a| |log q| + 4 units of
+    the guard precision, relative) summed into the error, then rounded once."""
+    with mpmath.workdps(mpmath.mp.dps + 20):
+        pairs = [(_mp(px), _mp(q[x])) for x, px in p.items() if px > 0]
+        terms = [pp ** a * qq ** (1 - a) for pp, qq in pairs]
+        total = mpmath.fsum(terms)
+        spread = mpmath.eps * mpmath.fsum(t * (abs(a * mpmath.log(pp)) + abs((1 - a) * mpmath.log(qq)) + 4)
+                                          for t, (pp, qq) in zip(terms, pairs))
+        value = mpmath.log(total) / (a - 1)
+        err = spread / total / (a - 1)
+    value = +value
+    return value, +(err + mpmath.eps * abs(value))
 
 
 def _mp(v) -> mpmath.mpf:
