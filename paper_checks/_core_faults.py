@@ -243,6 +243,14 @@ def _rising_shells_only(f):
     return grows
 
 
+def _atoms_unguarded(f):
+    """_guarded_sum_log at the working precision with an error of 0 (as renyi_atoms once had it)."""
+    def value(p, q, a):
+        return mpmath.log(mpmath.fsum(mpmath.mpf(p[x]) ** a * mpmath.mpf(q[x]) ** (1 - a)
+                                      for x in p if p[x] > 0)) / (a - 1), mpmath.mpf(0)
+    return value
+
+
 def _scaled(factor):
     return lambda t: t * to_arb(factor)
 
@@ -646,6 +654,13 @@ DIVERGENCE = [
     core_fault("divergence", "truncation: the whole-line bounds applied to a pair whose log-integrand is not "
                "quadratic", "other", replace_function(f"{TRUNCATION}:_quadratic_pair", lambda f: lambda P, Q: None),
                caught_by="tests/test_divergence_truncation.py::test_the_whole_line_bounds_refuse_a_pair_whose_log_integrand_is_not_quadratic"),
+    core_fault("divergence", "Gaussian closed forms evaluated at the working precision and taken as exact",
+               "dropped term", replace_function(f"{RENYI}:_with_guard_digits",
+                                                lambda f: lambda formula, *args: (formula(*args), mpmath.mpf(0))),
+               caught_by="tests/test_soundness_precision.py::test_the_gaussian_closed_forms_carry_their_rounding"),
+    core_fault("divergence", "D of finitely supported laws at the working precision, its error 0", "dropped term",
+               replace_function("countdp.divergence.atoms:_guarded_sum_log", _atoms_unguarded),
+               caught_by="tests/test_divergence_atoms.py::test_two_close_laws_keep_their_divergence_and_carry_its_rounding"),
     core_fault("divergence", "tail growth: rising shells alone read as divergence (g's bend not tested)", "dropped term",
                replace_function(f"{TAIL_GROWTH}:_shells_grow", _rising_shells_only),
                caught_by=f"{S_SUP_ALPHA}::test_a_concave_rise_toward_a_peak_out_of_reach_is_not_growth"),

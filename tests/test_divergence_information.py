@@ -219,12 +219,13 @@ def test_the_variance_error_bar_covers_every_corner_of_the_two_moment_boxes(monk
 
 
 def test_total_variation_of_an_atom_and_a_density_is_one():
-    """Mutually singular parts: (sum of the atoms + the density's mass)/2 = 1, in either order."""
+    """Mutually singular parts: (sum of the atoms + the density's mass)/2 = 1, in either order, its
+    bar the rounding of those sums (a few ulps)."""
     from countdp.divergence.information import total_variation
 
     for P, Q in ((PointMass(0), Gaussian(0, 1)), (Gaussian(3, 2), PointMass(1))):
         tv = total_variation(P, Q)
-        assert tv.value == 1 and tv.error == 0
+        assert tv.value == 1 and 0 < tv.error <= 4 * mpmath.eps
 
 
 def _tv_gaussians(m, s):
@@ -321,3 +322,18 @@ def test_panels_cover_the_window_exactly(laws, gap, at_top):
     pts = _panels(dens, [near], span)
     assert pts[0] == pytest.approx(A, rel=1e-15, abs=1e-15) and pts[-1] == pytest.approx(B, rel=1e-15, abs=1e-15)
     assert np.all(np.diff(pts) > 0)
+
+
+def test_total_variation_of_atoms_carries_the_rounding_of_their_differences():
+    """Two laws on atoms whose masses are not binary numbers (1/3 and 1/7 stored at the working
+    precision): the bar covers the value at 60 digits of the same stored masses."""
+    from countdp.divergence.information import total_variation
+    from countdp.laws import FinitePmf
+
+    third, seventh = mpmath.mpf(1) / 3, mpmath.mpf(1) / 7
+    P = FinitePmf({0: third, 1: 1 - third})
+    Q = FinitePmf({0: seventh, 2: 1 - seventh})
+    tv = total_variation(P, Q)
+    with mpmath.workdps(60):
+        ref = (abs(third - seventh) + abs(1 - third) + abs(1 - seventh)) / 2
+    assert abs(tv.value - ref) <= tv.error <= 4 * mpmath.eps
