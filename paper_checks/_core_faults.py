@@ -251,6 +251,17 @@ def _atoms_unguarded(f):
     return value
 
 
+def _atoms_share_unguarded(f):
+    """_atom_part as it was: p - e^eps q at the working precision, the window's tail its only error."""
+    def share(P, Q, eps):
+        out = f(P, Q, eps)
+        with mpmath.workdps(mpmath.mp.dps):
+            gamma = mpmath.exp(eps)
+            total = mpmath.fsum(max(p - gamma * Q.atoms().get(x, mpmath.mpf(0)), 0) for x, p in P.atoms().items())
+        return dataclasses.replace(out, value=total, error=mpmath.mpf(0))
+    return share
+
+
 def _scaled(factor):
     return lambda t: t * to_arb(factor)
 
@@ -661,6 +672,9 @@ DIVERGENCE = [
     core_fault("divergence", "D of finitely supported laws at the working precision, its error 0", "dropped term",
                replace_function("countdp.divergence.atoms:_guarded_sum_log", _atoms_unguarded),
                caught_by="tests/test_divergence_atoms.py::test_two_close_laws_keep_their_divergence_and_carry_its_rounding"),
+    core_fault("divergence", "profile: the atoms' share summed at the working precision, its rounding not in the bar",
+               "dropped term", replace_function(f"{PROFILE}:_atom_part", _atoms_share_unguarded),
+               caught_by="tests/test_divergence_profile.py::test_the_atoms_share_of_a_profile_carries_its_rounding"),
     core_fault("divergence", "tail growth: rising shells alone read as divergence (g's bend not tested)", "dropped term",
                replace_function(f"{TAIL_GROWTH}:_shells_grow", _rising_shells_only),
                caught_by=f"{S_SUP_ALPHA}::test_a_concave_rise_toward_a_peak_out_of_reach_is_not_growth"),

@@ -140,7 +140,7 @@ def hockey_stick(P: Law, Q: Law, eps, method: str = "auto", with_mass: bool = Fa
 @dataclass(frozen=True)
 class _AtomPart:
     """The atoms' share of a profile: sum_x (p_x - e^eps q_x)_+, its error (the integer window's
-    tail), the P-mass of the atoms where p > e^eps q, and how it was computed."""
+    tail and the terms' rounding), the P-mass of the atoms where p > e^eps q, and how it was computed."""
 
     value: object
     error: object
@@ -154,7 +154,7 @@ def _atom_table(L: Law, lo: int | None = None, hi: int | None = None) -> dict:
     return L.atoms()
 
 
-def _atom_part(P: Law, Q: Law, gamma) -> _AtomPart:
+def _atom_part(P: Law, Q: Law, eps) -> _AtomPart:
     """Atoms of P against Q (integer laws are summed over a window with a proven tail bound)."""
     err, method = mpmath.mpf(0), None
     if P.integer or Q.integer:
@@ -171,13 +171,20 @@ def _atom_part(P: Law, Q: Law, gamma) -> _AtomPart:
         p_atoms, q_atoms = P.atoms(), Q.atoms()
         if p_atoms:
             method = "exact sum over atoms"
-    total, mass = mpmath.mpf(0), mpmath.mpf(0)
-    for x, p in p_atoms.items():
-        d = p - gamma * q_atoms.get(x, mpmath.mpf(0))
-        if d > 0:
-            total += d
-            mass += p
-    return _AtomPart(total, err, mass, method)
+    total, mass, size = mpmath.mpf(0), mpmath.mpf(0), mpmath.mpf(0)
+    with mpmath.workdps(mpmath.mp.dps + 20):  # p - e^eps q cancels where the two are close
+        gamma = mpmath.exp(eps)
+        for x, p in p_atoms.items():
+            gq = gamma * q_atoms.get(x, mpmath.mpf(0))
+            size += p + gq
+            d = p - gq
+            if d > 0:
+                total += d
+                mass += p
+        # each p - e^eps q rounded at the guard precision (e^eps too), and near 0 its sign with it
+        rounding = 4 * mpmath.eps * size
+    total = +total
+    return _AtomPart(total, err + rounding + mpmath.eps * total, mass, method)
 
 
 def _profile_by_quadrature(P: Law, Q: Law, eps, with_mass: bool = False) -> Profile:
@@ -186,7 +193,7 @@ def _profile_by_quadrature(P: Law, Q: Law, eps, with_mass: bool = False) -> Prof
         prof = _profile_by_quadrature(*std[:2], eps, with_mass)
         c, s = std[2:]
         return replace(prof, crossings=[c + s * u for u in prof.crossings])
-    atoms = _atom_part(P, Q, mpmath.exp(eps))
+    atoms = _atom_part(P, Q, eps)
     total, err, mass = atoms.value, atoms.error, atoms.p_mass
     methods = [atoms.method] if atoms.method else []
     pd = None if P.integer else P.density
