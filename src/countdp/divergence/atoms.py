@@ -31,7 +31,8 @@ def renyi_atoms(p: dict, q: dict, alpha) -> Divergence:
     """D_alpha(P || Q) of two finitely supported laws (tables {point: mass}) from the definition,
     with the convention that a point where ``p > 0 = q`` makes the sum infinite (the reason is
     reported).  Masses may be Fractions: for an integer order the sum is then exact and only the
-    final logarithm is rounded.  The error field is 0 (rounding only)."""
+    final logarithm is rounded.  The error bounds the rounding (a few ulps of the value, or the
+    terms' rounding for float masses)."""
     alpha_v = validate.order(alpha)
     for name, d in (("p", p), ("q", q)):
         if not isinstance(d, dict) or not d or any(to_fraction(name, m) < 0 for m in d.values()):
