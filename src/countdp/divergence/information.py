@@ -328,7 +328,8 @@ def _gauss_legendre_information(dens: list, logp: np.ndarray, pts: np.ndarray, n
     lw = lf + logp[:, None]
     mx = np.max(lw, axis=0)
     mxs = np.where(np.isfinite(mx), mx, 0.0)
-    lmix = mxs + np.log(np.sum(np.exp(lw - mxs[None, :]), axis=0))
+    with np.errstate(divide="ignore"):  # no component has mass at a node: log 0 = -inf, as meant
+        lmix = mxs + np.log(np.sum(np.exp(lw - mxs[None, :]), axis=0))
     with np.errstate(invalid="ignore"):
         terms = np.where(np.isfinite(lf), np.exp(lw) * (lf - lmix[None, :]), 0.0)
     mix = np.where(np.isfinite(mx), np.exp(lmix), 0.0)
