@@ -257,3 +257,15 @@ def test_the_one_pass_route_matches_the_guarded_one():
     assert one.passes == 1 and one.work_prec == 80
     assert one.divergence.overlaps(full.divergence)
     assert one.divergence.rad() < abs(one.divergence.mid()) * arb(2) ** -60
+
+
+@pytest.mark.parametrize("cs", [(2, 1), (1, 2)])
+def test_the_ball_route_refuses_log_shift_laws_of_two_shifts_in_either_order(cs):
+    """The ball route builds one clip point from P's c: laws with c_P != c_Q must be refused,
+    whichever is larger (a refusal for c_P < c_Q only would enclose a wrong pair's divergence)."""
+    from countdp.divergence.ball import ball_renyi
+    from countdp.laws import ClippedAtZero, LogShiftedGaussian
+    P, Q = LogShiftedGaussian(0, 0.5, cs[0]), LogShiftedGaussian(0.1, 0.5, cs[1])
+    for pair in ((P, Q), (ClippedAtZero(P), ClippedAtZero(Q))):
+        with pytest.raises(ValueError, match="different shifts c"):
+            ball_renyi(*pair, 2)
