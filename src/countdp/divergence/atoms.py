@@ -19,6 +19,7 @@ import numpy as np
 from ..laws import Law
 from ..laws.moments import mass_off
 from ..numerics import validate
+from ..numerics.precision import guard_digits
 from ..numerics.rational import to_fraction
 from .renyi import INF, Divergence
 
@@ -56,7 +57,7 @@ def _exact_sum_log(p: dict, q: dict, a: int) -> mpmath.mpf:
     total = sum((Fraction(px) ** a * Fraction(q[x]) ** (1 - a) for x, px in p.items() if px > 0),
                 Fraction(0))
     excess = total - 1
-    with mpmath.workdps(mpmath.mp.dps + 20):
+    with guard_digits(20):
         value = mpmath.log1p(mpmath.mpf(excess.numerator) / excess.denominator) / (a - 1)
     return +value
 
@@ -66,7 +67,7 @@ def _guarded_sum_log(p: dict, q: dict, a) -> tuple:
     the terms and their sum with 20 guard digits (two close laws: a sum 1 + 4e-24 must not round to
     1 at the working precision), each term's rounding (a |log p| + |1 - a| |log q| + 4 units of
     the guard precision, relative) summed into the error, then rounded once."""
-    with mpmath.workdps(mpmath.mp.dps + 20):
+    with guard_digits(20):
         pairs = [(_mp(px), _mp(q[x])) for x, px in p.items() if px > 0]
         terms = [pp ** a * qq ** (1 - a) for pp, qq in pairs]
         total = mpmath.fsum(terms)

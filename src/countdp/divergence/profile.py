@@ -31,6 +31,7 @@ from ..laws import Density, Gaussian, Law, LogShiftedGaussian, PointMass
 from ..laws.base import check_law
 from ..numerics import validate
 from ..numerics.estimate import Estimate
+from ..numerics.precision import guard_digits
 from ..numerics.quadrature import smooth_quad
 from ..numerics.roots import newton_decreasing, root_tolerance, solve_decreasing
 from ..numerics.tolerance import working_precision
@@ -69,7 +70,7 @@ def gaussian_hockey_stick(mu, eps):
     if mu / 2 + eps / mu > _Z_MAX:  # mpmath's erfc overflows a float beyond |z| ~ 1e154
         raise ValueError(f"mu and eps must keep mu/2 + eps/mu <= 1e100 (the normal cdf's range), "
                          f"got mu = {mpmath.nstr(mu, 6)}, eps = {mpmath.nstr(eps, 6)}")
-    with mpmath.workdps(mpmath.mp.dps + 20):  # guard digits against the cancellation
+    with guard_digits(20):  # guard digits against the cancellation
         val = formulas.gaussian_profile(mu, eps)
     return +max(val, mpmath.mpf(0))
 
@@ -172,7 +173,7 @@ def _atom_part(P: Law, Q: Law, eps) -> _AtomPart:
         if p_atoms:
             method = "exact sum over atoms"
     total, mass, size = mpmath.mpf(0), mpmath.mpf(0), mpmath.mpf(0)
-    with mpmath.workdps(mpmath.mp.dps + 20):  # p - e^eps q cancels where the two are close
+    with guard_digits(20):  # p - e^eps q cancels where the two are close
         gamma = mpmath.exp(eps)
         for x, p in p_atoms.items():
             gq = gamma * q_atoms.get(x, mpmath.mpf(0))
@@ -375,7 +376,7 @@ def _rounding_of_D(D: Callable, win: _Window, crossings: list, eps):
             d0 = D(t)
             if mpmath.isinf(d0):
                 continue
-            with mpmath.workdps(mpmath.mp.dps + 15):
+            with guard_digits(15):
                 d1 = D(t)
             dD = max(dD, abs(d1 - d0))
     return 4 * (dD + mpmath.eps * (1 + abs(eps)))

@@ -25,6 +25,7 @@ from scipy import optimize
 
 from ..numerics import validate
 from ..numerics.contexts import to_fmpq
+from ..numerics.precision import guard_digits
 from ..numerics.quadrature import smooth_quad
 from ..laws import Density, Gaussian, Law, LogShiftedGaussian, PointMass
 from .. import formulas
@@ -115,9 +116,9 @@ def _with_guard_digits(formula, *args) -> tuple:
     guard digits, the second rounded is the value, and the error is the two's difference (what 20
     guard digits leave of any cancellation among the terms; 20 more leave 10^-20 of that) plus
     the final rounding."""
-    with mpmath.workdps(mpmath.mp.dps + 20):
+    with guard_digits(20):
         coarse = formula(*args)
-    with mpmath.workdps(mpmath.mp.dps + 40):
+    with guard_digits(40):
         fine = formula(*args)
         gap = abs(coarse - fine)
     value = +fine
