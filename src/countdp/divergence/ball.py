@@ -32,6 +32,7 @@ from __future__ import annotations
 import mpmath
 from flint import acb, arb, ctx
 
+from .. import formulas
 from ..arb.gaussian_renyi import GaussianPair, integral_setup, pair_renyi
 from ..laws import ClippedAtZero, ContinuousLaw, Gaussian, Law, LogShiftedGaussianDensity
 from ..numerics.contexts import Undecided, to_arb, to_fmpq
@@ -154,10 +155,10 @@ def ball_renyi(P: Law, Q: Law, alpha, closed: bool = False):
         # unequal variances: finite iff alpha s_Q^2 + (1-alpha) s_P^2 > 0 (eq 34), decided in
         # exact rationals (the stored parameters are exact binary numbers), so that the
         # threshold itself is not left to a ball that straddles 0
-        a, sp, sq = to_fmpq(alpha), to_fmpq(dp.s), to_fmpq(dq.s)
-        margin = a * sq * sq + (1 - a) * sp * sp
+        margin = formulas.gaussian_renyi_margin.exact(to_fmpq(alpha), to_fmpq(dp.s), to_fmpq(dq.s))
         if margin <= 0:
-            return _infinite(f"alpha s_Q^2 + (1-alpha) s_P^2 = {mpmath.nstr(mpmath.mpf(int(margin.p)) / int(margin.q), 6)} "
+            shown = mpmath.nstr(mpmath.mpf(margin.numerator) / margin.denominator, 6)
+            return _infinite(f"alpha s_Q^2 + (1-alpha) s_P^2 = {shown} "
                              "<= 0: p^alpha q^(1-alpha) grows in the tails (eq 34)", alpha,
                              "exact rational arithmetic (eq 34's margin)")
     with ctx.workprec(mpmath.mp.prec):
