@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from _densities import UnplacedNormal, normal_part
 from _designs import cs, design, fracs, rs
-from countdp.divergence.renyi import _locate_peak, gaussian_renyi, kl, log_integrand, renyi
+from countdp.divergence.renyi import gaussian_renyi, kl, locate_peak, log_integrand, renyi
 from countdp.laws import (ContinuousLaw, FinitePmf, Gaussian, IntegerLaw, LogShiftedGaussian, MixedLaw,
                           PointMass)
 from countdp.mechanisms import ShiftedLogGaussian
@@ -336,7 +336,7 @@ def test_the_integrands_peak_is_the_vertex_and_its_width_the_curvature(sp, sq, m
     1/sqrt(-g'') (above and below the laws' own scale as well as equal to it)."""
     pd, qd = Gaussian(0, sp).density, Gaussian(mu, sq).density
     gpp = -alpha / sp ** 2 + (alpha - 1) / sq ** 2
-    peak = _locate_peak(log_integrand(pd, qd, mpmath.mpf(alpha)), pd, qd, mpmath.mpf(alpha))
+    peak = locate_peak(log_integrand(pd, qd, mpmath.mpf(alpha)), pd, qd, mpmath.mpf(alpha))
     assert peak.t == pytest.approx((alpha - 1) * mu / sq ** 2 / gpp, rel=0, abs=1e-6 * sp)
     assert peak.width == pytest.approx(1 / math.sqrt(-gpp), rel=1e-6, abs=0)
 

@@ -40,7 +40,7 @@ from ..laws.base import check_law
 from ..numerics import validate
 from ..numerics.estimate import Estimate
 from ..numerics.quadrature import smooth_quad
-from .renyi import _locate_peak, density_renyi_integral, kink_nodes, log_density_pair, log_integrand
+from .renyi import density_renyi_integral, kink_nodes, locate_peak, log_density_pair, log_integrand
 from .value import INF, Divergence, infinite
 
 __all__ = ["renyi_product", "FloatIntegrator", "MpIntegrator"]
@@ -154,7 +154,7 @@ class _Box:
 def tilted_peak(pd: Density, qd: Density, alpha):
     """Where p^alpha q^(1-alpha) of one coordinate peaks, and its width there, located as the 1-D
     route does (for two scales the tilted centre can lie hundreds of scales from either law's)."""
-    peak = _locate_peak(log_integrand(pd, qd, mpmath.mpf(alpha)), pd, qd, mpmath.mpf(alpha))
+    peak = locate_peak(log_integrand(pd, qd, mpmath.mpf(alpha)), pd, qd, mpmath.mpf(alpha))
     if peak is None:
         raise ValueError("the plane's integrand is infinite: Q's density vanishes where P's does not")
     return peak

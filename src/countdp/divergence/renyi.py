@@ -246,7 +246,7 @@ def density_renyi_integral(pd: Density, qd: Density, alpha):
     is_kl = alpha == 1
     parts = log_density_pair(pd, qd)
     g = log_integrand(pd, qd, alpha)
-    peak = _locate_peak(g, pd, qd, alpha)
+    peak = locate_peak(g, pd, qd, alpha)
     if peak is None:
         return INF, mpmath.mpf(0), "support mismatch: Q's density vanishes where P's does not"
     why = _nondecaying_tail(g, pd, peak)
@@ -295,7 +295,7 @@ class _Peak:
     log_height: float
 
 
-def _locate_peak(g, pd: Density, qd: Density, alpha) -> _Peak | None:
+def locate_peak(g, pd: Density, qd: Density, alpha) -> _Peak | None:
     """The peak of the log-integrand ``g``: a 97-point grid around the laws' centres and the
     tilted centre, refined by a bounded scalar minimiser; None when Q's density vanishes where
     P's does not (g = +inf somewhere on the grid)."""
@@ -614,4 +614,4 @@ def _support_hi(L: Law):
 
 
 __all__ = ["Divergence", "renyi", "kl", "gaussian_renyi", "density_renyi_integral", "log_density_pair", "INF",
-           "SumNotConverged"]
+           "SumNotConverged", "locate_peak"]
