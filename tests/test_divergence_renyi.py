@@ -203,6 +203,29 @@ def test_the_summation_tail_allowance_covers_a_slowly_decaying_pmf():
         assert abs(d.value - exact) <= d.error
 
 
+@pytest.mark.parametrize("r0, c, n, alpha", [(0.9, 1, 1, 5), (0.5, 1, 3, 2)])
+def test_the_summation_tail_allowance_covers_the_log_convex_tail_of_a_rounded_release(r0, c, n, alpha):
+    """The rounded log-shifted Gaussian's terms are log-convex far out (a lognormal in k), not
+    geometric: at 40 digits the sum cut at e^-60 leaves ~1e-31 of D beyond its window (far above
+    the rounding, ~1e-37), which the tail allowance must cover.  Reference: the same pmf summed at
+    50 digits until a term is below 1e-48 of the sum (1 600 integers at alpha = 5)."""
+    mech = ShiftedLogGaussian(r0, c)
+    with mpmath.workdps(40):
+        d = renyi(mech.rounded_law(n), mech.rounded_law(n + 1), alpha)
+    with mpmath.workdps(50):
+        P, Q = mech.rounded_law(n), mech.rounded_law(n + 1)
+        total, k = mpmath.mpf(0), 0
+        while True:
+            term = P.mp_pmf(k) ** alpha * Q.mp_pmf(k) ** (1 - alpha)
+            total += term
+            if k > 50 and term < total * mpmath.mpf(10) ** -48:
+                break
+            k += 1
+        ref = mpmath.log(total) / (alpha - 1)
+    assert abs(d.value - ref) > 1e-35  # the part beyond the window is far above the rounding
+    assert abs(d.value - ref) <= d.error
+
+
 def test_location_rounding_enters_only_between_laws_of_one_coordinate():
     """The conditioning term 4 eps max|mu| / |mu_P - mu_Q| widens the bar of a shift between two
     laws of one coordinate; log-shift laws with different c live in different coordinates, where

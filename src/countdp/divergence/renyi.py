@@ -451,7 +451,11 @@ def _quadrature_nodes(pd: Density, qd: Density, peak: _Peak, g=None) -> list:
 
 def _integer_laws(P: Law, Q: Law, alpha) -> Divergence:
     """Sum over the integers; the window is widened until the terms have decayed by e^-60 at both
-    ends (terms of these laws are log-concave in k, so the rest is below that geometric tail)."""
+    ends, and the rest is charged 2 len(terms) e^-60 of the largest term.  That covers a tail
+    falling at least geometrically from the edge (log-concave terms: the discrete Laplace, finite
+    laws); the rounded log-shifted Gaussian's terms are log-convex far out, where the rest beyond
+    an edge term t at k is about t k s / z in log space (z = sqrt(120)), still a factor
+    min(2 z^2, 2 z / s) below the charge -- and the reach check refuses every s near 20."""
     is_kl = alpha == 1
     for A, B, name in ((P, Q, "P"),):
         if not A.integer:
