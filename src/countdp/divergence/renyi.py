@@ -457,14 +457,9 @@ def _integer_laws(P: Law, Q: Law, alpha) -> Divergence:
     an edge term t at k is about t k s / z in log space (z = sqrt(120)), still a factor
     min(2 z^2, 2 z / s) below the charge -- and the reach check refuses every s near 20."""
     is_kl = alpha == 1
-    for A, B, name in ((P, Q, "P"),):
-        if not A.integer:
-            if A.density is not None and A.density.mass() > 0:
-                return _infinite(f"support mismatch: {name} has a continuous part, Q is an integer law", alpha)
-    if not Q.integer:
-        if Q.density is not None and Q.density.mass() > 0 and P.integer:
-            return _infinite("support mismatch: P is an integer law, Q has a continuous part "
-                             "(P is not absolutely continuous with respect to Q)", alpha)
+    mismatch = _continuous_part_mismatch(P, Q)
+    if mismatch:
+        return _infinite(mismatch, alpha)
     _refuse_if_too_far(P, Q, alpha)
     pmf_p = _pmf_fn(P)
     pmf_q = _pmf_fn(Q)
@@ -532,6 +527,16 @@ def _integer_laws(P: Law, Q: Law, alpha) -> Divergence:
     if is_kl:
         return Divergence(total, err, method, alpha)
     return Divergence(mpmath.log(total) / (alpha - 1), err / total / (alpha - 1), method, alpha)
+
+
+def _continuous_part_mismatch(P: Law, Q: Law):
+    """Why D(P || Q) is infinite when one of an integer pair has a continuous part, else None."""
+    if not P.integer and P.density is not None and P.density.mass() > 0:
+        return "support mismatch: P has a continuous part, Q is an integer law"
+    if not Q.integer and Q.density is not None and Q.density.mass() > 0 and P.integer:
+        return ("support mismatch: P is an integer law, Q has a continuous part "
+                "(P is not absolutely continuous with respect to Q)")
+    return None
 
 
 def _refuse_if_too_far(P: Law, Q: Law, alpha):
