@@ -58,6 +58,18 @@ def test_fibres_and_line_agree_and_the_coupling_holds(setting):
     assert kl <= prior.shift_kl() + float(np.sum(ps * edges)) <= prior.shift_kl() + mech.v(prior.N + 1)
 
 
+def test_the_line_integral_reaches_the_far_end_of_a_wide_error_law():
+    """sigma = 0.32 (r0 = 0.5): errors beyond half the largest count carry a share of the KL near
+    3e-11 relative; the fibre grid (its own range) and the line integral agree to 3e-16, so a
+    line range cut short there shows at 1e-13."""
+    mech = ShiftedLogGaussian(0.5, 1.0)
+    prior = count_prior_for_excess(30, 5)
+    noise = shift_coupling.log_noise(mech, 30)
+    grid = shift_coupling.error_fibres(noise, prior, m=12)
+    assert grid.shift_kl() == pytest.approx(shift_coupling.line_shift_kl(noise, prior, exact=False),
+                                            rel=1e-13, abs=0)
+
+
 def test_smoothing_bounds_the_neighbour_ratios(setting):
     grid = setting[3].smoothed(0.8)
     lo, hi = grid.ratio_range(floor=1e-10)          # away from the truncated ends of the grid
