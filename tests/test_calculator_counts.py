@@ -40,3 +40,8 @@ def test_a_range_is_limited_by_the_counts_it_holds():
     for text in (f"0:{MAX_ROWS}", f"0:{1000 * MAX_ROWS}:1000"):
         with pytest.raises(ValueError, match=rf"^n: the range '{text}' has more than {MAX_ROWS} counts"):
             parse_counts(text)
+    # a log range of exactly MAX_ROWS points (99.991 decades at 100 per decade, the last 10^99.99)
+    # is taken; a span of 100 decades holds MAX_ROWS + 1 points and is refused
+    assert len(str(parse_counts("1:98e98:log100")[-1])) == 100        # 10^99.99
+    with pytest.raises(ValueError, match=rf"^n: the range '1:1e100:log100' has more than {MAX_ROWS} counts"):
+        parse_counts("1:1e100:log100")
