@@ -56,6 +56,17 @@ def test_samplers_frequencies():
     assert abs(np.mean(P.sample(rng, 100_000))) < 0.05
 
 
+def test_the_discrete_laplace_location_is_refused_beyond_what_its_sampler_holds():
+    """m + noise is drawn in int64: m in [-2^62, 2^62] is taken (and sampled), one past either end
+    is refused with the range named."""
+    rng = np.random.default_rng(3)
+    for m in (-(2 ** 62), 2 ** 62):
+        assert abs(int(np.median(epsilon_dp.DiscreteLaplace(m, 0.5).sample(rng, 101))) - m) < 50
+    for m in (-(2 ** 62) - 1, 2 ** 62 + 1):
+        with pytest.raises(ValueError, match=r"^m must be an integer in \[-4611686018427387904, "):
+            epsilon_dp.DiscreteLaplace(m, 0.5)
+
+
 def test_laws_use_the_closed_form_probabilities():
     law = epsilon_dp.krr_law(2, 1.5, 4)
     assert abs(law.mp_pmf(2) - formulas.krr_true_prob(1.5, 4)) < mpmath.mpf("1e-28")

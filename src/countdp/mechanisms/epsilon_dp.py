@@ -83,7 +83,7 @@ class DiscreteLaplace(IntegerLaw):
     """``P(X = k) = tanh(a/2) exp(-a|k - m|)`` on the integers (infinite support)."""
 
     def __init__(self, m, a):
-        self.m = validate.count("m", m, lo=-(2 ** 62))
+        self.m = validate.count("m", m, lo=-(2 ** 62), hi=2 ** 62)   # m + noise in int64
         self.a = mpmath.mpf(validate.real("a", a, lo=0))
         self._norm: tuple[int, object] | None = None   # (precision, tanh(a/2)) at the last use
         self.support_lo = None
