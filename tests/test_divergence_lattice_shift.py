@@ -191,3 +191,16 @@ def test_newton_stops_once_converged_and_theta_is_a_fraction(kind):
     for theta in (1.0, 1.5, -0.25):
         with pytest.raises(ValueError, match="theta must lie in"):
             lattice_minimum(kind, theta, 5)
+
+
+def test_the_dual_bound_needs_its_sites_on_both_sides_of_zero():
+    """u_L .. u_F with F = L + len(u) - 1: the sites x_{L-1} .. x_F must straddle 0, so a sequence
+    whose last site x_F = -0.75 lies below 0 is refused (one site more would reach 0.25 > 0)."""
+    from countdp.laws.lattice import DualSequence
+
+    seq = DualSequence("symmetric", 0.25, 1.0, 0.0, -3, np.array([-0.1, -0.1, -0.1]), 0.0)
+    assert seq.F == -1
+    with pytest.raises(ValueError, match="x_{L-1} < 0 < x_F"):
+        lattice_balls.dual_bound(seq)
+    longer = DualSequence("symmetric", 0.25, 1.0, 0.0, -3, np.array([-0.1, -0.1, -0.1, -0.1]), 0.0)
+    assert longer.F == 0 and lattice_balls.dual_bound(longer).is_finite()
