@@ -77,7 +77,8 @@ def test_the_moment_tail_needs_k_large_enough_and_never_disproves():
         assert tail.verdict is Verdict.PROVED_TRUE
         # the bound the cgf bracket adds and the report shows is (R5)'s T1 + T2, the sum the
         # verdict decided below 1 (0.69; a smaller ball such as T1 / T2 = 0.22 is not proved)
-        assert tail.bound.mid() == (tail.T1 + tail.T2).mid() and tail.bound.rad() == (tail.T1 + tail.T2).rad()
+        total = tail.T1 + tail.T2
+        assert tail.bound.mid() == total.mid() and tail.bound.rad() == total.rad()
         assert 0.68 < tail.bound < 0.7
         assert moment_tail(2, a).verdict is Verdict.UNDECIDED      # T1 + T2 > 1 there: not a disproof
         assert moment_tail(7, a, x1=1).verdict is Verdict.UNDECIDED   # z1 too small for s^2 <= 4x
