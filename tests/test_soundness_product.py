@@ -98,6 +98,39 @@ def test_a_pair_of_two_scales_is_integrated_around_its_tilted_peak(integrator):
     assert abs(gaussian_renyi_closed(0, 1, 1, 1, 3) - gaussian_renyi_closed(0, 1, 1, s2, 3)) > 100
 
 
+@pytest.mark.parametrize("alpha", [2, 5])
+@pytest.mark.parametrize("integrator", [FloatIntegrator(), MpIntegrator()], ids=["float", "mpmath"])
+def test_a_peak_on_the_supports_end_is_integrated_over_the_decay_beyond_it(integrator, alpha):
+    """Two releases clipped at 0, count 0 against count 1 (s = 1/8 and 1/4, c = 1): the tilted
+    centre lies 5 to 30 widths below T = log c, so p^alpha q^(1-alpha) of each density part
+    peaks on the support's end and decays over 0.02 to 0.1 in t.  The float box was the peak's
+    curvature width there (10^-7) times 12 and gave 19.109 under a bar of 2e-12 for 19.176."""
+    c = mpmath.mpf(1)
+    pairs = [(mpmath.log(c) - s ** 2, mpmath.log(1 + c) - s ** 2, s) for s in (mpmath.mpf(1) / 8, mpmath.mpf(1) / 4)]
+    with mpmath.workdps(40):
+        ref = sum(log_gaussian_renyi(mu0, mu1, s, c, alpha, True) for mu0, mu1, s in pairs)
+    Ps = [ClippedAtZero(LogShiftedGaussian(mu0, s, c)) for mu0, _, s in pairs]
+    Qs = [ClippedAtZero(LogShiftedGaussian(mu1, s, c)) for _, mu1, s in pairs]
+    J = renyi_product(Ps, Qs, alpha, integrator)
+    assert abs(J.value - ref) <= J.error, (J.value, J.error, ref)
+    assert J.error < 1e-9 * ref
+
+
+@pytest.mark.parametrize("integrator", [FloatIntegrator(), MpIntegrator()], ids=["float", "mpmath"])
+def test_a_tilt_that_grows_in_the_tails_is_infinite_for_that_reason(integrator):
+    """N(0, 1) || N(0, 1/2) beside N(0, 1) || N(1, 1): at alpha = 5 the margin 5/4 - 4 of eq (34) is
+    negative, so D = inf because the integrand grows; the float box had shrunk to a point at the
+    walk-out's end (t = -1.4e18) and reported the pair mutually singular.  At alpha = 5/4 (margin
+    1/16) the sum of the closed forms, within the bar."""
+    Ps, Qs = [Gaussian(0, 1), Gaussian(0, 1)], [Gaussian(0, 0.5), Gaussian(1, 1)]
+    D = renyi_product(Ps, Qs, 5, integrator)
+    assert D.value == mpmath.inf and ("grows" in D.reason or "not decay" in D.reason) and "singular" not in D.reason
+    with mpmath.workdps(40):
+        ref = gaussian_renyi_closed(0, 1, 0, 0.5, 1.25) + gaussian_renyi_closed(0, 1, 1, 1, 1.25)
+    J = renyi_product(Ps, Qs, 1.25, integrator)
+    assert abs(J.value - ref) <= J.error and J.error < 1e-9, (J.value, J.error, ref)
+
+
 def logistic_renyi(d, alpha):
     """D_alpha(Logistic(0, 1) || Logistic(d, 1)) by mpmath quadrature at 60 digits (the log-density
     written here, split at both centres)."""
