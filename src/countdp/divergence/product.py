@@ -29,6 +29,7 @@ An atom of P_i where Q_i has none, or a density part of P_i where Q_i has none, 
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -199,6 +200,17 @@ def _box(pd: Density, qd: Density, alpha: float, width: float) -> _Box:
     return _Box(max(t_lo, ends[0]), min(t_hi, ends[1]), peak.t)
 
 
+@contextmanager
+def _float_range():
+    """An integrand beyond float64 (p^alpha q^(1-alpha) > 1.8e308 somewhere, so (alpha - 1) D
+    of about 709 or more) is refused with a ValueError, not an OverflowError from inside scipy."""
+    try:
+        yield
+    except OverflowError as e:
+        raise ValueError("p^alpha q^(1-alpha) exceeds float64's range (1.8e308) somewhere ((alpha - 1) D "
+                         "of about 709 or more): use MpIntegrator") from e
+
+
 class _NotIntegrable(ValueError):
     """The tilted integrand of a coordinate grows in a tail: D is infinite (the float integrator's
     lines and plane return the reason)."""
@@ -251,7 +263,8 @@ class FloatIntegrator:
                 return math.exp(alpha * (la + lp(t)) + (1 - alpha) * (lb + lq(t)))
 
             pts = [t for t in (box.peak,) if box.lo < t < box.hi]
-            v, e = integrate.quad(g, box.lo, box.hi, points=pts or None, epsabs=0, epsrel=self.epsrel, limit=200)
+            with _float_range():
+                v, e = integrate.quad(g, box.lo, box.hi, points=pts or None, epsabs=0, epsrel=self.epsrel, limit=200)
             total += v
             err += e
         return Estimate(total, err)
@@ -274,7 +287,8 @@ class FloatIntegrator:
                 return 0.0
             return math.exp(alpha * log_p + (1 - alpha) * log_q)
 
-        v, e = integrate.dblquad(joint, b1.lo, b1.hi, b2.lo, b2.hi, epsabs=0, epsrel=self.epsrel)
+        with _float_range():
+            v, e = integrate.dblquad(joint, b1.lo, b1.hi, b2.lo, b2.hi, epsabs=0, epsrel=self.epsrel)
         return Estimate(v, e)
 
     @staticmethod
