@@ -9,7 +9,7 @@ from flint import arb, ctx
 from _ball_reference import exact
 from countdp import formulas
 from countdp.arb.airy_score import (certify_score_subgaussian, large_alpha_bound, moment_tail, quadrature_tail,
-                                    score_moment_enclosure)
+                                    score_moment_enclosure, TAIL_CONDITIONS)
 from countdp.arb.airy import certified_prime_zero
 from countdp.arb.verdicts import Undecided, Verdict
 from countdp.laws import airy
@@ -82,6 +82,30 @@ def test_the_moment_tail_needs_k_large_enough_and_never_disproves():
         assert 0.68 < tail.bound < 0.7
         assert moment_tail(2, a).verdict is Verdict.UNDECIDED      # T1 + T2 > 1 there: not a disproof
         assert moment_tail(7, a, x1=1).verdict is Verdict.UNDECIDED   # z1 too small for s^2 <= 4x
+
+
+def test_each_condition_of_the_moment_tail_is_decided_as_its_inequality_reads():
+    """(R5)'s conditions against the same inequalities in mpmath at 30 digits (s1 = s(x1) from
+    mpmath's Airy functions, I = 4|a1'|/3): at x1 = 2, s1^2/I = 4.02, so 'T1 nonincreasing'
+    (s1^2 / (I (2K + 1)) <= 1) holds from K = 2 on, and a ratio with K + 1 for 2K + 1 would
+    hold from K = 4 only; likewise 'T2 nonincreasing' (4 (K + 1) / (s1 I (2K + 1)) <= 1)."""
+    with mpmath.workdps(30):
+        a = mpmath.airyaizero(1, derivative=1)
+        z1 = 2 + a
+        s1 = -2 * mpmath.airyai(z1, derivative=1) / mpmath.airyai(z1)
+        I = 4 * abs(a) / 3
+        assert 4 < s1 ** 2 / I < 4.05
+    with ctx.workprec(64):
+        a_ball = certified_prime_zero()
+        for K in range(1, 8):
+            tail = moment_tail(K, a_ball)
+            assert list(tail.conditions) == list(TAIL_CONDITIONS)
+            expected = {"x1 + a1' > 0": z1 > 0,
+                        "T1 nonincreasing from K": s1 ** 2 / (I * (2 * K + 1)) <= 1,
+                        "T2 nonincreasing from K": 4 * (K + 1) / (s1 * I * (2 * K + 1)) <= 1}
+            for name, holds in expected.items():
+                assert tail.conditions[name] is (Verdict.PROVED_TRUE if holds else Verdict.PROVED_FALSE), (K, name)
+        assert moment_tail(2, a_ball).conditions["T1 nonincreasing from K"] is Verdict.PROVED_TRUE
 
 
 def test_the_large_alpha_bound_is_the_sub_gaussian_constant_times_a_over_a_minus_one():

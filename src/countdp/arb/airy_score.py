@@ -146,10 +146,16 @@ class MomentTail:
     T1: arb
     T2: arb
     verdict: Verdict       # the conditions of (R5) and T1 + T2 < 1 all decided (never PROVED_FALSE)
+    conditions: dict = field(default_factory=dict)   # each condition's own verdict, by name
 
     @property
     def bound(self) -> arb:
         return self.T1 + self.T2
+
+
+#: the conditions of (R5), in the order moment_tail decides them
+TAIL_CONDITIONS = ("x1 + a1' > 0", "s^2 <= 4x beyond x1", "T1 nonincreasing from K", "T2 nonincreasing from K",
+                   "T1 + T2 < 1")
 
 
 def moment_tail(K: int, a1p, x1: int = TAIL_POINT) -> MomentTail:
@@ -172,7 +178,8 @@ def moment_tail(K: int, a1p, x1: int = TAIL_POINT) -> MomentTail:
     ]
     # the conditions are those of a sufficient argument: failing one disproves nothing
     vd = verdict_all(conditions)
-    return MomentTail(K, x1, s1, T1, T2, Verdict.UNDECIDED if vd is Verdict.PROVED_FALSE else vd)
+    return MomentTail(K, x1, s1, T1, T2, Verdict.UNDECIDED if vd is Verdict.PROVED_FALSE else vd,
+                      dict(zip(TAIL_CONDITIONS, conditions)))
 
 
 @dataclass
