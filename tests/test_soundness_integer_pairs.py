@@ -20,6 +20,7 @@ from countdp.divergence.finite_support import ratio_stays_within
 from countdp.divergence.profile import hockey_stick
 from countdp.divergence.renyi import SumNotConverged, renyi
 from countdp.mechanisms.epsilon_dp import DiscreteLaplace
+from countdp.laws.base import IntegerLaw
 
 M = mpmath.mpf
 
@@ -84,6 +85,30 @@ def test_the_window_is_trusted_only_where_the_ratio_beyond_it_stays_within_its_m
             ks = range(-40, 41)
             ps, qs = [P.mp_pmf(k) for k in ks], [Q.mp_pmf(k) for k in ks]
             assert ratio_stays_within(P, Q, -40, 40, ps, qs) is within, (P.describe(), Q.describe())
+
+
+class _TwoRates(IntegerLaw):
+    """p_k proportional to e^{-left |k|} for k < 0 and e^{-right k} for k >= 0 (not normalised:
+    ratio_stays_within reads log-ratios, where the constant cancels)."""
+
+    def __init__(self, left, right):
+        self.left, self.right = mpmath.mpf(left), mpmath.mpf(right)
+
+    def mp_pmf(self, k):
+        return mpmath.exp(-(self.left * -k if k < 0 else self.right * k))
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_a_ratio_growing_beyond_one_end_of_the_window_only_is_seen(side):
+    """Q lighter than P on one side only: log p/q = k (2 - 1) grows beyond that end of the window
+    and is flat beyond the other, so the probes on both sides are needed (probes below lo taken
+    as lo mod 2^j, inside the window, passed the left case)."""
+    with mpmath.workdps(30):
+        P, Q = _TwoRates(1, 1), (_TwoRates(2, 1) if side == "left" else _TwoRates(1, 2))
+        ks = range(-40, 41)
+        ps, qs = [P.mp_pmf(k) for k in ks], [Q.mp_pmf(k) for k in ks]
+        assert ratio_stays_within(P, Q, -40, 40, ps, qs) is False
+        assert ratio_stays_within(P, P, -40, 40, ps, ps) is True  # the control: one law against itself
 
 
 def test_a_sum_that_neither_converges_nor_grows_is_refused_not_valued():
