@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from countdp import formulas
 from countdp.divergence import renyi
 from countdp.divergence.tight_rho import (DirectionSup, LargeAlphaEnd, d_infinity, mp_renyi, pmf_sup_ratio, renyi_curve, tight_rho)
-from countdp.laws import CallableDensity, FinitePmf, Gaussian, MixedLaw
+from countdp.laws import CallableDensity, FinitePmf, Gaussian, Laplace, MixedLaw
 from countdp.mechanisms import epsilon_dp
 
 MACH = float(np.finfo(float).eps)
@@ -438,3 +438,18 @@ def test_a_diverging_direction_keeps_its_finite_curve():
 def test_pmf_sup_ratio_refuses_a_pmf_of_mass_zero_or_a_length_mismatch(p, q):
     with pytest.raises(ValueError, match="p and q must be nonnegative, nonzero 1-d arrays of one length"):
         pmf_sup_ratio(p, q)
+
+
+def test_the_largest_scanned_excess_over_kl_is_relative_to_kl_and_signed():
+    """max_excess = max over the scanned orders of (D_alpha/alpha - KL)/KL: positive for 12-RR at
+    eps = 0.5 (the sup at a finite order, above the KL), below zero for a Laplace shift
+    (D_alpha/alpha falls from KL = 1/e toward 0), zero up to rounding for Gaussians (flat)."""
+    krr = tight_rho(epsilon_dp.krr_pair(0.5, 12), points_per_decade=4).best()
+    top = float(np.max(krr.ratios))
+    assert krr.max_excess == pytest.approx((top - float(krr.kl)) / float(krr.kl), rel=1e-12, abs=0)
+    assert krr.max_excess > 0.01
+    lap = tight_rho((Laplace(0, 1), Laplace(1, 1)), points_per_decade=4).best()
+    assert lap.max_excess == pytest.approx((float(np.max(lap.ratios)) - float(lap.kl)) / float(lap.kl), rel=1e-9, abs=0)
+    assert lap.max_excess < 0
+    gauss = tight_rho((Gaussian(0, 1), Gaussian(1, 1)), points_per_decade=4).best()
+    assert abs(gauss.max_excess) < 1e-9
