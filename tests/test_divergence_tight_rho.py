@@ -453,3 +453,17 @@ def test_the_largest_scanned_excess_over_kl_is_relative_to_kl_and_signed():
     assert lap.max_excess < 0
     gauss = tight_rho((Gaussian(0, 1), Gaussian(1, 1)), points_per_decade=4).best()
     assert abs(gauss.max_excess) < 1e-9
+
+
+def test_a_curve_is_flat_within_1e_7_of_its_size_not_only_within_its_bars():
+    """``flat``: the scanned D_alpha/alpha spread by at most 1e-7 of its size (or twice its bars).
+    N(0, 1) || N(1, s) up to alpha = 50 spreads by 1e-8 of its size at s = 1 + 1e-10 (far beyond its
+    bars of 2e-13: flat) and by 1e-6 at s = 1 + 1e-8 (not flat); equal scales are flat."""
+    def spread_and_flat(s):
+        b = tight_rho((Gaussian(0, 1), Gaussian(1, s)), points_per_decade=4, alpha_max=50).best()
+        return (b.ratios.max() - b.ratios.min()) / abs(b.ratios.max()), b.ratio_errors.max(), b.flat
+    spread, bars, flat = spread_and_flat(1 + 1e-10)
+    assert 5e-9 < spread < 2e-8 and spread > 1000 * bars and flat
+    spread, _, flat = spread_and_flat(1 + 1e-8)
+    assert 5e-7 < spread < 2e-6 and not flat
+    assert spread_and_flat(1.0)[2]
