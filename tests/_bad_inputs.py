@@ -310,6 +310,8 @@ CASES: list[tuple[str, str, tuple, Callable[[], Any]]] = [
     ("krr_release([0.5], 1, 3, rng)", R, ("values",), lambda: _eps_dp("krr_release")([0.5], 1, 3, _rng())),
     ("krr_release(['a'], 1, 3, rng)", R, ("values",), lambda: _eps_dp("krr_release")(["a"], 1, 3, _rng())),
     ("krr_release([1e300], 1, 3, rng)", R, ("values",), lambda: _eps_dp("krr_release")([1e300], 1, 3, _rng())),
+    ("krr_release([3], 1, 3, rng)", R, ("values",), lambda: _eps_dp("krr_release")([0, 3], 1, 3, _rng())),
+    ("krr_release([2], 1, 3, rng)", V, (), lambda: _eps_dp("krr_release")([0, 2], 1, 3, _rng())),
     ("rappor_release([0], 1, 3, None)", V, (), lambda: _eps_dp("rappor_release")([0], 1, 3, None)),
     ("rappor_law(0, 1, 40)", R, ("k",), lambda: _eps_dp("rappor_law")(0, 1, 40)),
     ("discrete_laplace_pair(-1)", R, ("eps",), lambda: _eps_dp("discrete_laplace_pair")(-1)),
