@@ -467,3 +467,14 @@ def test_a_curve_is_flat_within_1e_7_of_its_size_not_only_within_its_bars():
     spread, _, flat = spread_and_flat(1 + 1e-8)
     assert 5e-7 < spread < 2e-6 and not flat
     assert spread_and_flat(1.0)[2]
+
+
+def test_the_branch_and_bound_keeps_to_its_budget_of_orders():
+    """``max_evals`` bounds the orders a direction evaluates once its initial scan (41 orders for
+    12-RR at 4 per decade) is in: 60 gives exactly 60, never 61; a larger budget narrows the
+    bracket, and the bracket of the smaller one still contains the larger one's value."""
+    small = tight_rho(epsilon_dp.krr_pair(0.5, 12), points_per_decade=4, max_evals=60)
+    assert all(d.evaluations == 60 for d in small.directions)
+    large = tight_rho(epsilon_dp.krr_pair(0.5, 12), points_per_decade=4, max_evals=100)
+    assert all(41 < d.evaluations <= 100 for d in large.directions)
+    assert large.width < small.width and small.lo <= large.value <= small.hi
