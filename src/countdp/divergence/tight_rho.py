@@ -537,9 +537,8 @@ def tight_rho(pairs, *, alpha_min=1 + 1e-6, alpha_max=None, points_per_decade: i
     ``alpha_max`` None: 1e4, or for a location pair the order where its score-CGF bound falls
     below the KL); ``rel_tol``: relative tolerance of the bracket; ``breakpoints``: kinks of the
     densities (besides the ``breakpoints`` attribute of each Density); ``window_tail``: the tail
-    mass for integer laws with infinite support (default ``10^-(dps+5)``); ``max_evals``: the
-    orders a direction may evaluate, its initial scan included (default: its evaluator's; the
-    branch and bound stops when they are spent, the bracket then wider); ``refine``: run the
+    mass for integer laws with infinite support (default ``10^-(dps+5)``); ``max_evals``: the orders
+    a direction may evaluate, its initial scan included (default: its evaluator's); ``refine``: run the
     branch and bound (False: the scan and the two ends only); ``precise``: recompute the value
     at the maximiser by the mpmath route (False: the float64 value); ``location``: use the
     location evaluator for translates of one symmetric log-concave law (False: the generic
