@@ -62,7 +62,6 @@ def quad_expectation(law: Law, g: Callable, breaks=(), rule: str = "tanh-sinh",
         lo = lo_mp if lo_mp is not None else (mpmath.mpf(t_lo) if np.isfinite(t_lo) else -mpmath.inf)
         hi = mpmath.mpf(t_hi) if np.isfinite(t_hi) else mpmath.inf
         inner = sorted(p for p in pts if lo < p < hi)
-        nodes = [lo] + inner + [hi]
 
         def f(t):
             lf = d.mp_log_integrand_t(t)
@@ -91,9 +90,10 @@ def _beyond(f, c, s, lo, hi) -> set:
         for _ in range(64):
             step *= 2
             nxt = t + out * step
-            if not lo < nxt < hi or not abs(f(nxt)) > v:
+            v_nxt = abs(f(nxt)) if lo < nxt < hi else 0
+            if not v_nxt > v:
                 break
-            prev, t, v = t, nxt, abs(f(nxt))
+            prev, t, v = t, nxt, v_nxt
         end = min(max(t + out * step, lo), hi)
         a, b = sorted((prev, end if mpmath.isfinite(end) else t + out * step))
         extra |= {a + (b - a) * k / 16 for k in range(17) if lo < a + (b - a) * k / 16 < hi}
