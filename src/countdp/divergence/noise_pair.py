@@ -10,7 +10,7 @@ the pair is that of
 
 with ``z0 = (log c - loc_P)/scale`` the clip point (an unclipped pair is X vs X + d): the
 densities ``g(v + z0)`` and ``g(v + z0 - d)`` on ``v > 0`` and the atoms ``G(z0)``, ``G(z0 - d)``
-at exactly 0 (d and z0 in mpmath at the working precision; measuring from the clip point keeps
+at exactly 0 (d and z0 in mpmath with 64 guard bits; measuring from the clip point keeps
 the support's end exact, so no mass moves between the atom and the density).  In this coordinate the quadrature sees neither
 the scale (1e-200 and 1e200 alike) nor the location (log(n + c) at any n).
 
@@ -113,17 +113,19 @@ def _standardised(noise, shift, z0, name: str) -> Law:
 def noise_pair(P: Law, Q: Law) -> NoisePair | None:
     """P and Q as one noise law at two locations of one scale, in the noise coordinate, or None
     when they are not such a pair (different noises, scales, shifts c, or clipping)."""
-    a, b = _parts(P), _parts(Q)
-    if a is None or b is None:
-        return None
-    (nP, locP, sP, keyP, clipP), (nQ, locQ, sQ, keyQ, clipQ) = a, b
-    if keyP != keyQ or sP != sQ or (clipP is None) != (clipQ is None) or not _same_noise(nP, nQ):
-        return None
-    d = (locQ - locP) / sP
-    z0 = None if clipP is None else (clipP - locP) / sP
-    Pz = _standardised(nP, mpmath.mpf(0), z0, "max(X, z0) - z0")
-    Qz = _standardised(nP, d, z0, "max(X + d, z0) - z0")
-    return NoisePair(Pz, Qz, d, nP, mpmath.mpf(0) if z0 is None else z0)
+    # 64 guard bits: d, z0 and the atoms are those of the laws given, not rounded once more
+    with mpmath.workprec(mpmath.mp.prec + 64):
+        a, b = _parts(P), _parts(Q)
+        if a is None or b is None:
+            return None
+        (nP, locP, sP, keyP, clipP), (nQ, locQ, sQ, keyQ, clipQ) = a, b
+        if keyP != keyQ or sP != sQ or (clipP is None) != (clipQ is None) or not _same_noise(nP, nQ):
+            return None
+        d = (locQ - locP) / sP
+        z0 = None if clipP is None else (clipP - locP) / sP
+        Pz = _standardised(nP, mpmath.mpf(0), z0, "max(X, z0) - z0")
+        Qz = _standardised(nP, d, z0, "max(X + d, z0) - z0")
+        return NoisePair(Pz, Qz, d, nP, mpmath.mpf(0) if z0 is None else z0)
 
 
 class NoisePairLossCgf(DensityLossCgf):
