@@ -191,6 +191,32 @@ def test_the_standardised_coordinate_is_used_only_far_from_scale_one():
     assert all(abs(x - 0.25e-20) < 1e-30 for x in hs.crossings)
 
 
+def _gaussian_D(a, m1, s1, m2, s2):
+    """D_alpha(N(m1, s1^2) || N(m2, s2^2)) for alpha s2^2 + (1 - alpha) s1^2 > 0, at 80 digits."""
+    with mpmath.workdps(80):
+        a, m1, s1, m2, s2 = (mpmath.mpf(v) for v in (a, m1, s1, m2, s2))
+        var = a * s2 ** 2 + (1 - a) * s1 ** 2
+        return (mpmath.log(s2 / s1) + mpmath.log(s2 ** 2 / var) / (2 * (a - 1))
+                + a * (m1 - m2) ** 2 / (2 * var))
+
+
+@pytest.mark.parametrize("m, s, d, r", [(1, 1e-12, 2e-12, 1.2), (1e3, 1e-9, 1e-9, 1.5),
+                                        (22.17, 1.44e-12, -7.8e-14, 1.12), (5, 1e-6, 1e-6, 1.3)])
+def test_the_float_route_of_a_standardised_pair_far_from_its_origin_covers_the_closed_form(m, s, d, r):
+    """Gaussians of two scales far from 1 (no noise pair: the standardised route), located
+    |c|/s = 1e6 .. 1.5e13 scales from 0: the float64 logpdf reads the base at c + s u, which
+    rounds to MACH |c| -- 1e-4 of a scale at 1e12.  Without that rounding in the bar
+    (``float_origin``) D_30 of the first pair was 1.4e-7 off under 4.7e-8 (relative), the third
+    pair's D_3 2e-3 off under 1.2e-3."""
+    P, Q = Gaussian(m, s), Gaussian(m + d, s * r)
+    assert standardised(P, Q) is not None and noise_pair(P, Q) is None
+    alphas = np.array([1.5, 3.0, 30.0, 300.0])
+    c = renyi_curve(P, Q, alphas)
+    for a, v, e in zip(alphas, c.value, c.error):
+        exact = _gaussian_D(a, m, s, m + d, s * r)
+        assert abs(v - exact) <= e, (a, v, float(exact), e)
+
+
 def test_an_unevaluable_order_stops_the_tail_instead_of_opening_the_bracket():
     """Gaussians: F at alpha ~ 1e7 overflows the float route; before, the bracket's upper end was
     inf.  Now the push stops and the end is the (valid) bound at the last order evaluated."""

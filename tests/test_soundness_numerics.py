@@ -187,3 +187,5 @@ def test_node_rounding_bounds_the_move_of_a_sum_far_from_the_origin():
     assert node_rounding(near_x, np.exp(-near_x ** 2 / 2)) < 1e-14
     assert node_rounding(np.array([1.0]), np.array([2.0])) == 0.0
     assert node_rounding(np.array([3.0, 1.0, 2.0]), np.array([1.0, 0.0, np.inf])) == 0.5 * MACH * 3.0
+    # read at c + s x (a standardised pair, |c|/s = origin): 3 MACH (|x| + origin) per unit of |df|
+    assert node_rounding(np.array([1.0, 2.0]), np.array([0.0, 1.0]), 1e6) == 3 * MACH * (2.0 + 1e6)

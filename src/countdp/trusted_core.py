@@ -72,7 +72,8 @@ TRUSTED_CORE: dict[str, str] = {
         "log-integrand growing at least linearly in a tail (toward an infinite end in mpmath "
         "too, far past float64's reach); otherwise the order is Unresolved",
     "countdp.divergence.loss_cgf":
-        "F(alpha) = (alpha - 1) D_alpha with its error bar, for densities and finite laws",
+        "F(alpha) = (alpha - 1) D_alpha with its error bar, for densities and finite laws (the "
+        "precise route at two precisions, their difference in the bar)",
     "countdp.divergence.fallback_loss_cgf":
         "F(alpha) = (alpha - 1) D_alpha from the library's renyi / kl, its bar carried through "
         "alpha - 1; D_inf left unbounded (inf), so the large-alpha end is never cut short; an "
@@ -85,7 +86,8 @@ TRUSTED_CORE: dict[str, str] = {
         "one noise at two locations is the same pair in the noise's coordinate (atoms and support "
         "ends exact), and the large-alpha end it declares from a noise's constant is an upper bound",
     "countdp.divergence.standardise":
-        "the pair mapped to u = (x - c)/s has the same divergences and profile (crossings mapped back)",
+        "the pair mapped to u = (x - c)/s has the same divergences and profile (crossings mapped "
+        "back), and declares |c|/s, whose rounding enters the float route's bar",
 }
 
 __all__ = ["TRUSTED_CORE"]

@@ -405,7 +405,8 @@ class DensityLossCgf(LossCgf):
         # the propagated rounding of the log-ratio, and the rounding of the nodes themselves
         with np.errstate(all="ignore"):
             prop = float(np.nansum(np.abs(dfdL * dL * w)))
-        err = abs(total - coarse_total) + 64 * MACH * float(np.sum(np.abs(fw))) + prop + node_rounding(x, f)
+        origin = max(getattr(d, "float_origin", 0.0) for d in (self.pd, self.qd))
+        err = abs(total - coarse_total) + 64 * MACH * float(np.sum(np.abs(fw))) + prop + node_rounding(x, f, origin)
         return total, err, edge
 
     # float64 route ---------------------------------------------------------------------------

@@ -43,6 +43,11 @@ class AffineDensity(Density):
             x = float(self.c) + float(self.s) * np.asarray(u, dtype=float)
             return np.asarray(self.base.logpdf(x), dtype=float) + float(mpmath.log(self.s))
 
+    @property
+    def float_origin(self) -> float:
+        """|c|/s: the float64 logpdf reads the base at c + s u, rounded to MACH (|c| + s |u|)."""
+        return float(abs(self.c) / self.s)
+
     def mass(self):
         return self.base.mass()
 
