@@ -35,7 +35,7 @@ from ..numerics.precision import guard_digits
 from ..numerics.quadrature import smooth_quad
 from ..numerics.roots import newton_decreasing, root_tolerance, solve_decreasing
 from ..numerics.tolerance import working_precision
-from .renyi import log_density_pair
+from .renyi import kink_nodes, log_density_pair
 from .standardise import standardised
 
 INF = mpmath.mpf("inf")
@@ -327,14 +327,17 @@ def _rule(pd: Density, qd: Density) -> str:
 
 
 def _positive_pieces(parts: Callable, D: Callable, win: _Window, crossings: list, eps,
-                     with_mass: bool, rule: str = "tanh-sinh") -> _DensityProfile:
+                     with_mass: bool, rule: str = "tanh-sinh", kinks=()) -> _DensityProfile:
     """Integrate p (1 - e^{-D}) >= 0 over the pieces between the crossings where D > 0, with the
     P-mass of those pieces (0 unless ``with_mass``), by the quadrature ``rule`` (both integrals
-    on the same nodes, so the mass reuses the profile's density values)."""
+    on the same nodes, so the mass reuses the profile's density values).  The densities'
+    ``kinks`` are nodes, never merged away (Laplace(-163, 77.5) against Laplace(-12, 77.5): with
+    P's mode merged into a node 4 away, the kinked piece came out 1.4e-9 off, its estimate 1e-9)."""
     ends = [win.T_lo] + crossings + [win.T_hi]
     total, err, pmass = mpmath.mpf(0), mpmath.mpf(0), mpmath.mpf(0)
     ks = (-16, -8, -4, -2, -1, 0, 1, 2, 4, 8, 16)
     anchors = _merged({win.cp + k * win.sp for k in ks} | {win.cq + k * win.sq for k in ks}, win.scale / 8)
+    anchors = sorted(set(anchors) | {mpmath.mpf(k) for k in kinks})
 
     def f(t):
         lp, lq = parts(t)
@@ -425,7 +428,7 @@ def _density_profile(pd: Density, qd: Density, eps, with_mass: bool = False, wid
 
     win = _window(pd, qd)
     crossings = _crossings(D, win, width, points)
-    pieces = _positive_pieces(parts, D, win, crossings, eps, with_mass, _rule(pd, qd))
+    pieces = _positive_pieces(parts, D, win, crossings, eps, with_mass, _rule(pd, qd), kink_nodes(pd, qd))
     err = pieces.error + _beyond_the_window(parts, win, width, eps)
     if pieces.value > 0:
         dD = _rounding_of_D(D, win, crossings, eps)
