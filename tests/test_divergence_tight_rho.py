@@ -478,3 +478,22 @@ def test_the_branch_and_bound_keeps_to_its_budget_of_orders():
     large = tight_rho(epsilon_dp.krr_pair(0.5, 12), points_per_decade=4, max_evals=100)
     assert all(41 < d.evaluations <= 100 for d in large.directions)
     assert large.width < small.width and small.lo <= large.value <= small.hi
+
+
+def test_the_slope_at_one_carries_the_kl_error_through_its_derivative():
+    """Var(L)/2 - KL = E L^2/2 - KL^2/2 - KL moves by (1 + KL) per unit of KL: the slope's bar
+    holds that, the second order included: the bar was e (1 + 2 KL), short of e (1 + KL + e/2)
+    where the KL's bar e exceeds 2 KL (found writing this test for a mutant that raised e to the
+    power 1 + 2 KL, which it also fails)."""
+    from countdp.divergence.tight_rho import _slope_at_one
+    from countdp.numerics.estimate import Estimate
+
+    class Known:
+        def second_moment(self):
+            return Estimate(2.0, 0.0)
+
+    for kl, kl_err in ((0.5, 1e-3), (3.0, 1e-8), (0.01, 0.5)):
+        s = _slope_at_one(Known(), kl, kl_err)
+        assert s.value == 2.0 / 2 - kl * kl / 2 - kl
+        worst = max(abs((2.0 - k * k) / 2 - k - s.value) for k in (kl - kl_err, kl + kl_err))
+        assert worst <= s.error

@@ -425,14 +425,14 @@ def _kl_end(d: LossCgf, precise: bool) -> Estimate:
 
 
 def _slope_at_one(d: LossCgf, kl_f: float, kl_err: float) -> Estimate | None:
-    """Var(L)/2 - KL = E L^2/2 - KL^2/2 - KL: the derivative of D_alpha/alpha at alpha = 1."""
+    """Var(L)/2 - KL = E L^2/2 - KL^2/2 - KL, d/dalpha of D_alpha/alpha at 1 (a KL off by e: e (1 + KL + e/2))."""
     m2 = d.second_moment()
     if m2 is None:
         return None
     second, second_err = m2.value, m2.error
     var = second - kl_f * kl_f
     return Estimate(var / 2 - kl_f,
-                    second_err / 2 + kl_err * (1 + 2 * kl_f) + 1e-16 * (abs(second) + abs(kl_f)))
+                    second_err / 2 + kl_err * (1 + 2 * abs(kl_f) + kl_err) + 1e-16 * (abs(second) + abs(kl_f)))
 
 
 def _sup_direction(d: LossCgf, label: str, opt: _Options) -> DirectionSup:
