@@ -638,7 +638,7 @@ DIVERGENCE = [
     core_fault("divergence", "F by mpmath: an integrand unbounded at a finite end integrated as if it were not",
                "dropped term",
                patch_method(f"{LOSS_CGF}:DensityLossCgf._unresolved_at_an_end", lambda f: lambda self, a1: False),
-               caught_by=f"{S_SUP_ALPHA}::test_an_integrand_unbounded_at_a_finite_end_never_gets_a_finite_value_it_does_not_cover"),
+               caught_by=f"{S_SUP_ALPHA}::test_the_precise_route_says_unresolved_where_its_nodes_cannot_reach_an_end"),
     core_fault("divergence", "renyi: the mass next to a finite end, and its divergence there, not looked at",
                "dropped term",
                replace_function(f"{RENYI}:_end_shells", lambda f: lambda g, pd, peak, g_ref: (None, 0)),

@@ -446,6 +446,19 @@ def test_an_integrand_unbounded_at_a_finite_end_never_gets_a_finite_value_it_doe
         for alpha in (1.5, 1.9, 2.5, 3.0):
             assert_routes_cover(P, Q, alpha, _d_uniform_triangular(alpha), unresolved_if_infinite=False)
 
+def test_the_precise_route_says_unresolved_where_its_nodes_cannot_reach_an_end():
+    """The documented outcome at alpha = 1.5 and 1.9 (integrable, unbounded at the ends) is
+    Unresolved, not a value: the check of the nodes nearest an end decides it.  The route's two
+    precisions would also widen its bar over that mass, so the covering test above no longer
+    fails when the check is dropped; this one does."""
+    from countdp.divergence.tail_growth import Unresolved
+    from countdp.divergence.tight_rho import mp_renyi
+    for P, Q in _uniform_against_triangular():
+        for alpha in (1.5, 1.9):
+            with pytest.raises(Unresolved):
+                mp_renyi(P, Q, alpha)
+
+
 def test_growing_tail_reaches_an_end_at_zero_without_leaving_the_normal_floats():
     """The same Beta(1/2, 1) against the uniform on (0, 1): probes toward 0 stop 1e-280 from it
     (the slopes between subnormal probes overflow), and the divergence at a1 = 2 is still shown."""
