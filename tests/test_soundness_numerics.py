@@ -14,7 +14,7 @@ import pytest
 from countdp.divergence.tight_rho import tight_rho
 from countdp.laws import Gaussian
 from countdp.numerics.double_exponential import MACH, node_rounding, piece_nodes
-from countdp.numerics.estimate import Z_BAR, Estimate
+from countdp.numerics.estimate import Z_BAR, Estimate, at_two_precisions
 from countdp.numerics.montecarlo import MCEstimate, mc_mean
 from countdp.numerics.normal import mp_Phi_diff
 from countdp.numerics.tolerance import working_precision
@@ -189,3 +189,83 @@ def test_node_rounding_bounds_the_move_of_a_sum_far_from_the_origin():
     assert node_rounding(np.array([3.0, 1.0, 2.0]), np.array([1.0, 0.0, np.inf])) == 0.5 * MACH * 3.0
     # read at c + s x (a standardised pair, |c|/s = origin): 3 MACH (|x| + origin) per unit of |df|
     assert node_rounding(np.array([1.0, 2.0]), np.array([0.0, 1.0]), 1e6) == 3 * MACH * (2.0 + 1e6)
+
+
+# --------------------------------------------------------------------------------------------
+# at_two_precisions: the guard of every mpmath route whose own estimate may be short
+# --------------------------------------------------------------------------------------------
+
+def test_an_error_the_estimate_does_not_see_is_covered_when_it_falls_with_precision():
+    # a route off by sqrt(eps) at every precision (a rule stalled short of its convergence, a
+    # cancellation) whose estimate says 0: the two precisions' difference covers the finer
+    # value's error; the rounding floor alone (eps |value|) does not
+    third = mpmath.mpf(1) / 3
+    with mpmath.workdps(30):
+        got = at_two_precisions(lambda: Estimate(third + mpmath.sqrt(mpmath.eps), 0))
+        assert abs(got.value - third) <= got.error <= 2 * mpmath.sqrt(mpmath.eps)
+        assert abs(got.value - third) > 1e6 * mpmath.eps * third  # not within rounding alone
+
+
+def test_a_true_estimate_at_the_coarser_precision_is_kept():
+    # a route off by 1e-25 at every precision, whose estimate says so at the coarser precision
+    # only: the larger of the two estimates covers the finer value
+    third = mpmath.mpf(1) / 3
+    with mpmath.workdps(30):
+        working = mpmath.mp.prec
+
+        def constant_error():
+            honest = mpmath.mp.prec == working
+            return third + mpmath.mpf(10) ** -25, mpmath.mpf(10) ** -24 if honest else 0
+
+        got = at_two_precisions(constant_error)
+        assert abs(got.value - third) <= got.error
+
+
+def test_a_true_estimate_at_the_finer_precision_is_kept():
+    third = mpmath.mpf(1) / 3
+    with mpmath.workdps(30):
+        working = mpmath.mp.prec
+
+        def constant_error():
+            return third + mpmath.mpf(10) ** -25, mpmath.mpf(10) ** -24 if mpmath.mp.prec > working else 0
+
+        got = at_two_precisions(constant_error)
+        assert abs(got.value - third) <= got.error
+
+
+@pytest.mark.parametrize("guard, apart", [(0, 32), (67, 67), (20, 10)])
+def test_the_value_is_the_finer_one_rounded_and_the_bar_carries_its_rounding(guard, apart):
+    # an exact route (error 0, no cancellation): the value is 1/3 to the working precision
+    # and the bar is at least its rounding, eps / 3, and at most a few of them
+    with mpmath.workdps(30):
+        seen = []
+
+        def third():
+            seen.append(mpmath.mp.prec)
+            return mpmath.mpf(1) / 3, 0
+
+        got = at_two_precisions(third, guard_bits=guard, apart_bits=apart)
+        assert seen == [mpmath.mp.prec + guard, mpmath.mp.prec + guard + apart]
+        eps = +mpmath.eps  # a number at 30 digits (mpmath.eps follows the precision)
+        assert got.value == mpmath.mpf(1) / 3          # rounded to the working precision
+        assert got.error >= eps / 4
+        with mpmath.workdps(60):
+            exact = mpmath.mpf(1) / 3
+            assert abs(got.value - exact) <= got.error <= 2 * eps * exact
+
+
+def test_a_cancellation_the_guard_bits_do_not_cover_shows_in_the_difference():
+    # a closed form (error 0) that loses 60 digits to cancellation: (1 + x) - 1 at x = 1e-60
+    # is 0 at 30 + 20 digits and 1e-60 to 10 digits at 30 + 40: the bar covers the finer
+    # value's error only through the two values' difference
+    x = mpmath.mpf(10) ** -60
+    with mpmath.workdps(30):
+        got = at_two_precisions(lambda: ((1 + x) - 1, 0), guard_bits=67, apart_bits=67)
+        assert abs(got.value - x) <= got.error
+        assert got.error >= x / 2
+
+
+def test_an_infinite_value_is_kept_infinite():
+    with mpmath.workdps(30):
+        got = at_two_precisions(lambda: (mpmath.inf, 0))
+        assert got.value == mpmath.inf

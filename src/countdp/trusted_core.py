@@ -43,7 +43,9 @@ TRUSTED_CORE: dict[str, str] = {
         "the relative error bar of a chain of mpmath operations is 10^-(dps - digits lost)",
     "countdp.numerics.estimate":
         "an Estimate's interval is [value - error, value + error]; Monte Carlo intervals are "
-        "Z_BAR = 5 standard errors wide on each side",
+        "Z_BAR = 5 standard errors wide on each side; at_two_precisions' bar (the larger "
+        "estimate, the two values' difference, the rounding) covers an error that falls with "
+        "precision",
     "countdp.numerics.double_exponential":
         "the tanh-sinh / exp-sinh nodes of a piece integrate it, every second node the coarse "
         "rule of the h / 2h error, and node_rounding bounds what rounding the nodes moves a sum",

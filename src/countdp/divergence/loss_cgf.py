@@ -40,7 +40,7 @@ from scipy import optimize
 
 from ..laws import Law
 from ..numerics.double_exponential import MACH, node_rounding, piece_nodes
-from ..numerics.estimate import Estimate
+from ..numerics.estimate import Estimate, at_two_precisions
 from .tail_growth import Unresolved, grows_in_mpmath, growing_tail, tail_side
 
 INF = mpmath.mpf("inf")
@@ -496,22 +496,12 @@ class DensityLossCgf(LossCgf):
         return 0 if not far >= 1024 else int(math.ceil(math.log2(far))) + 8
 
     def _guarded(self, route) -> Estimate:
-        """``route`` (an mpmath quadrature) at two precisions, 32 bits apart (both with the
-        location's guard bits): the finer value; as its error the larger of the two estimates,
-        the two values' difference and the final rounding.  That covers the finer value if
-        either estimate is true, and else wherever the error at least halves over the 32 bits:
-        the cancellation in L = lp - lq (a Laplace pair 0.006 apart was 4000 ulps off under a bar
-        of 100), a tanh-sinh sum on an infinite panel that stops converging while its estimate
-        says 10^-dps (int_0^inf e^{-x/0.118} dx at 40 digits: 4.5e-38 off, estimate 1e-43), and
-        a large F's own rounding (F = 6.5e5 at 30 digits had a bar of 2e-28)."""
-        bits = self._location_bits()
-        with mpmath.workprec(mpmath.mp.prec + bits):
-            coarse = route()
-        with mpmath.workprec(mpmath.mp.prec + bits + 32):
-            fine = route()
-            gap = abs(fine.value - coarse.value) if mpmath.isfinite(fine.value) else mpmath.mpf(0)
-        err = max(coarse.error, fine.error) + gap + mpmath.eps * abs(fine.value)
-        return Estimate(+fine.value, +err)
+        """``route`` (an mpmath quadrature) by :func:`at_two_precisions`, 32 bits apart, both
+        with the location's guard bits.  The difference catches the cancellation in
+        L = lp - lq (a Laplace pair 0.006 apart was 4000 ulps off under a bar of 100) and a
+        tanh-sinh tail that stalls; the rounding floor a large F's own rounding (F = 6.5e5 at 30
+        digits had a bar of 2e-28)."""
+        return at_two_precisions(route, guard_bits=self._location_bits(), apart_bits=32)
 
     def mp_F(self, alpha):
         if not self.has_density:
