@@ -87,3 +87,15 @@ def test_gaussian_mass_above_refuses_a_scale_not_proved_positive(s):
     """s <= 0 is no Gaussian: the mass is refused, not enclosed by a negative density."""
     with pytest.raises(Undecided):
         gaussian_mass_above(1, s)
+
+
+@pytest.mark.parametrize("case", [(2, 0, 1, 1, "6/5"), ("3/2", 5, "1/10", "51/10", "1/10"),
+                                  (4, -40, "1/20", "-399/10", "1/19"), ("11/10", 300, 7, 301, 7)])
+def test_the_enclosure_is_tight_because_its_window_is_the_bulk(case):
+    # the window is centred at B/A2, the mode of p^alpha q^(1-alpha): its tails, bounded by (Q+)
+    # as [0, bound], are then beyond 2^-prec of the integral and the ball is a few ulps wide.  A
+    # window off the bulk (B - A2 for B/A2 puts [m - W, m + W] ~ 400 away in the second case)
+    # still encloses, but as [0, the whole mass]: a certificate that can no longer decide
+    enc = gaussian_renyi_enclosure(*case)
+    assert enc.integral.rad() <= 2.0 ** -30 * abs(enc.integral.mid())  # 53 bits, |mu| up to 300
+    assert enc.divergence.rad() <= 2.0 ** -30 * max(abs(enc.divergence.mid()), 1)

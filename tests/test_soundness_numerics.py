@@ -74,6 +74,20 @@ def test_mc_mean_exact_values(sample, chunk, mean, var, mean_rel, se_rel):
     assert e.error == pytest.approx(5 * math.sqrt(var / n), rel=se_rel, abs=0) and e.halfwidth == e.error
 
 
+def test_mc_mean_draws_a_million_by_default_in_chunks_of_2_to_the_17():
+    # the documented defaults: a caller that passes no size gets 10^6 draws, streamed in
+    # chunks of 2^17 (the last one shorter)
+    sizes = []
+
+    def draw(rng, m):
+        sizes.append(m)
+        return rng.standard_normal(m)
+
+    e = mc_mean(draw, 0)
+    assert e.draws == 10**6 == sum(sizes)
+    assert sizes[:-1] == [2**17] * (len(sizes) - 1) and 0 < sizes[-1] <= 2**17
+
+
 def test_mc_mean_constant_draw_has_zero_error():
     e = mc_mean(lambda rng, m: np.full(m, 1e6 + 0.5), 1, draws=1000, chunk=7)
     assert e.value == 1e6 + 0.5 and e.error == 0
