@@ -350,3 +350,17 @@ def test_the_noise_declares_its_score_bound_and_its_kinks():
         assert abs(jump(z, 1)) < mpmath.mpf("0.01") and abs(jump(z, 2)) < mpmath.mpf("0.01")
     for z in ("-1", "0.5", "1", "2.5"):
         assert abs(jump(z, 3)) < mpmath.mpf("0.01")              # measured <= 1e-3
+
+
+def test_the_released_error_bar_covers_the_law_rounded_near_its_clip_point():
+    """E|Y - 0| of the Airy mechanism (r0 = 0.175, c = 16.7) at 31 digits: the integrand
+    |e^w - c| rounds to eps c where the value is 0.08, and mpmath's estimate does not see it; the
+    value was 3.3e-32 off under a bar of 2e-32.  The law and the integral now run at two
+    precisions.  Reference: the same quantity at 71 digits (its bar 1e-72)."""
+    mech = AiryLogMechanism(0.17529103781623667, 16.671151447111278)
+    with mpmath.workdps(31):
+        got = mech.expected_abs_error_released(0)
+    with mpmath.workdps(71):
+        ref = mech.expected_abs_error_released(0)
+        assert ref.error < mpmath.mpf(10) ** -60
+        assert abs(got.value - ref.value) <= got.error
