@@ -129,3 +129,20 @@ def test_the_float_cgf_error_bar_is_relative_to_the_cgf(delta):
     for a, v, e in zip(alphas, F.value, F.error):
         ref = float((a - 1) * mp_renyi(*pair(delta), a).value)
         assert abs(v - ref) <= e
+
+
+@pytest.mark.parametrize("delta, alpha", [(1.4019244678379865, 19.300456138487036),
+                                          (1.4019244678379865, 1.003252228165792),
+                                          (8.808243229929916, 3.5720227902950215)])
+def test_the_precise_F_of_a_location_pair_carries_its_rounding(delta, alpha):
+    """F(alpha) of the Airy location pair, taken with 10 guard digits, had as its bar only the
+    guarded quadrature's (2e-40): F = 126 rounded to 30 digits was 4e-30 off.  Every value of
+    a 30- and 31-digit sweep missed so; the bar now has eps |F|.  Reference: 70 digits."""
+    from countdp.mechanisms.airy import standard_shift_pair
+    ev = location.location_loss_cgf(*location.location_pair(*standard_shift_pair(delta)))
+    assert isinstance(ev, location.LocationLossCgf)
+    with mpmath.workdps(30):
+        got = ev.mp_F(alpha)
+    with mpmath.workdps(70):
+        ref = ev.mp_F(alpha)
+        assert abs(got.value - ref.value) <= got.error

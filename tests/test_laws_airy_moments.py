@@ -57,3 +57,16 @@ def test_the_score_moment_ratio_starts_at_k_1():
     for k in (0, -1, 1.5):
         with pytest.raises(ValueError, match="k must be"):
             airy.score_moment_ratio(k, 15)
+
+
+def test_a_large_score_cgf_carries_its_own_rounding():
+    """K_s(35.4) = 197 at 30 digits was 5e-30 off under a bar of 1e-30: the bar had the
+    quadrature's relative error of J, not the rounding of K = log1p(J) to the working
+    precision (eps K = 4e-29).  Reference: the same at 70 digits."""
+    import mpmath
+    for u in (35.38303567235913, 164.64387277881497, 291.2616380888086):
+        with mpmath.workdps(30):
+            got = airy.score_cgf(u, error=True)
+        with mpmath.workdps(70):
+            ref = airy.score_cgf(u, error=True)
+            assert abs(got.value - ref.value) <= got.error, u
