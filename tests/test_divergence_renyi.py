@@ -434,3 +434,22 @@ def test_gaussian_closed_forms_that_cancel_past_their_guard_digits_are_covered(s
             exact = (mpmath.log(S2 / S1) + (S1 ** 2 + (M1 - M2) ** 2) / (2 * S2 ** 2) - mpmath.mpf(1) / 2 if a == 1
                      else mpmath.log(S2 / S1) + mpmath.log(S2 ** 2 / var) / (2 * (A - 1)) + A * (M1 - M2) ** 2 / (2 * var))
             assert abs(d.value - exact) <= d.error, (dps, a, m1, s1, m2, s2, d, exact)
+
+
+@pytest.mark.parametrize("dps", [30, 31, 32])
+def test_the_quadrature_bar_covers_where_mpmaths_estimate_is_short(dps):
+    """Generalised Gaussians (p = 1.69) 0.11 apart at alpha = 1.0016: mpmath's tanh-sinh came
+    out 1.5e-25 off at 30, 31 and 32 digits while estimating 1e-26 .. 1e-27 (right at 35); the
+    quadrature now runs at two precisions.  Reference: the sup-over-alpha engine's precise
+    route (other nodes, other code) at 60 digits."""
+    from countdp.divergence.tight_rho import mp_renyi
+    from countdp.laws.generalised_gaussian import GeneralisedGaussian
+    P, Q = GeneralisedGaussian(1.69312, 5.3933), GeneralisedGaussian(1.69312, 5.5028)
+    a = 1.0015955574115158
+    with mpmath.workdps(60):
+        ref = mp_renyi(P, Q, a)
+    with mpmath.workdps(dps):
+        got = renyi(P, Q, a)
+    with mpmath.workdps(60):
+        assert ref.error < mpmath.mpf(10) ** -45
+        assert abs(got.value - ref.value) <= got.error
