@@ -126,3 +126,24 @@ def test_a_moment_ratio_above_one_is_disproved_not_proved(monkeypatch):
     c = certify_score_subgaussian(k_quad=3, prec=64)
     assert c.moments[1].verdict is Verdict.PROVED_FALSE and c.moments[2].verdict is Verdict.PROVED_TRUE
     assert c.verdict is not Verdict.PROVED_TRUE
+
+
+def test_ai_positive_from_decides_every_box_of_the_range_it_states(monkeypatch):
+    """(R1) states Ai > 0 on [lower(a), 0]: the bisection must be asked for that whole range
+    (Ai > 0 on [-1, 0] too, so a range cut short would still say TRUE, proving less than
+    stated); below the first zero a1 = -2.338 the statement is false and must not be TRUE."""
+    from countdp.arb import airy_score
+    seen = []
+    real = airy_score.bisect
+
+    def spy(box, *args, **kwargs):
+        seen.append(box)
+        return real(box, *args, **kwargs)
+
+    monkeypatch.setattr(airy_score, "bisect", spy)
+    with ctx.workprec(64):
+        a = arb(-2)
+        assert airy_score.ai_positive_from(a) is Verdict.PROVED_TRUE
+        (lo, hi), = seen
+        assert lo == arb(a.lower()) and hi == 0
+        assert airy_score.ai_positive_from(arb("-2.5")) is not Verdict.PROVED_TRUE

@@ -80,6 +80,8 @@ def test_gaussian_mass_above(r):
     assert decide_le(mass.lower, 0) is FALSE
     with pytest.raises(Undecided):
         gaussian_mass_above(0, 1, 1)
+    with pytest.raises(Undecided):      # x0 < mu is the contract: x0 = mu is refused too
+        gaussian_mass_above(1, 1, 1)
 
 
 @pytest.mark.parametrize("s", [0, "-1/2", -2])

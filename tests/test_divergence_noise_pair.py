@@ -187,6 +187,14 @@ def test_the_standardised_coordinate_is_used_only_far_from_scale_one():
     P, Q, c, s = standardised(Laplace(5e-20, 1e-20), Laplace(6e-20, 1e-20))
     assert float(s) == 1e-20 and float(c) == 5e-20
     assert math.isclose(float(Q.density.t_center_scale()[0]), 1.0)
+    # atoms move with the density: x -> (x - c)/s (N(3e-4, 1e-8) clipped to [0, inf), its
+    # mass below 0 an atom there)
+    from countdp.laws import MixedLaw
+    from countdp.laws.gaussian import GaussianDensity
+    law = MixedLaw({0.0: mpmath.ncdf(-3)}, GaussianDensity(3e-4, 1e-4, 0.0, math.inf))
+    P, Q, c, s = standardised(law, law)
+    (u0,) = P.atoms()
+    assert u0 == (0 - c) / s and abs(float(u0) + 3) < 1e-12
     # mapped back: the crossing of the profile sits where it sits for the original pair
     hs = profile.hockey_stick(Laplace(0, 1e-20), Laplace(1e-20, 1e-20), 0.5)
     assert all(abs(x - 0.25e-20) < 1e-30 for x in hs.crossings)

@@ -63,6 +63,13 @@ def test_uniform_size_near():
             assert abs(K - a * 0.1 * n) <= 1
 
 
+@pytest.mark.parametrize("x", [3.0, 3.9, 4.1, 9.2, 9.9, 10.2, 100.9, 101.1, 1000.5])
+def test_uniform_size_near_is_the_nearest_odd_integer(x):
+    # a r n = x with r = 1/2, n = 2: the odd K nearest to x is within 1 of it (9 for 9.2, not 11)
+    K = uniform_size_near(x, "1/2", 2)
+    assert K % 2 == 1 and K >= 3 and abs(K - x) <= 1, (x, K)
+
+
 def test_best_scales_and_eq25():
     best = best_uniform_scale(0)
     assert abs(best.argmax - 2 * mpmath.exp(1.5)) < 1e-20
