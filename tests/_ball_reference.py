@@ -47,3 +47,17 @@ def mp_sigma(r0, c):
 
 with mpmath.workdps(DPS):
     MP_S = mp_sigma(mpmath.mpf(1) / 4, 1)
+
+
+def record_bisections(monkeypatch, module) -> list:
+    """The first box of every range bisection ``module`` runs from now on (its ``bisect``
+    wrapped), to check that a certificate decides the whole range it states."""
+    boxes = []
+    real = module.bisect
+
+    def recording(box, *args, **kwargs):
+        boxes.append(box)
+        return real(box, *args, **kwargs)
+
+    monkeypatch.setattr(module, "bisect", recording)
+    return boxes

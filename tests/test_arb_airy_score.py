@@ -6,7 +6,7 @@ import mpmath
 import pytest
 from flint import arb, ctx
 
-from _ball_reference import exact
+from _ball_reference import exact, record_bisections
 from countdp import formulas
 from countdp.arb.airy_score import (certify_score_subgaussian, large_alpha_bound, moment_tail, quadrature_tail,
                                     score_moment_enclosure, TAIL_CONDITIONS)
@@ -133,14 +133,7 @@ def test_ai_positive_from_decides_every_box_of_the_range_it_states(monkeypatch):
     (Ai > 0 on [-1, 0] too, so a range cut short would still say TRUE, proving less than
     stated); below the first zero a1 = -2.338 the statement is false and must not be TRUE."""
     from countdp.arb import airy_score
-    seen = []
-    real = airy_score.bisect
-
-    def spy(box, *args, **kwargs):
-        seen.append(box)
-        return real(box, *args, **kwargs)
-
-    monkeypatch.setattr(airy_score, "bisect", spy)
+    seen = record_bisections(monkeypatch, airy_score)
     with ctx.workprec(64):
         a = arb(-2)
         assert airy_score.ai_positive_from(a) is Verdict.PROVED_TRUE

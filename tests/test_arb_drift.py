@@ -8,7 +8,7 @@ import mpmath
 import pytest
 from flint import arb
 
-from _ball_reference import CC, DPS, FALSE, MP_S, R0, TRUE, contains
+from _ball_reference import CC, DPS, FALSE, MP_S, R0, TRUE, contains, record_bisections
 from countdp import formulas
 from countdp.arb.drift import (certify_drift_argmin, drift_derivative_integral, drift_error_integral,
                                drift_mean_integral)
@@ -55,14 +55,7 @@ def test_the_argmin_certificate_covers_the_whole_range_it_states(sigma, monkeypa
     first box), so a proof over a shorter range cannot be reported as one over the stated one."""
     from countdp.arb import drift
 
-    starts = []
-    real = drift.bisect
-
-    def recording(box, *a, **k):
-        starts.append(box)
-        return real(box, *a, **k)
-
-    monkeypatch.setattr(drift, "bisect", recording)
+    starts = record_bisections(monkeypatch, drift)
     s = arb(sigma)
     assert certify_drift_argmin(s).verdict is TRUE
     (lo0, lo1, sb), (hi0, hi1, sa) = starts
