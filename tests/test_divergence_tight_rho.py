@@ -497,3 +497,26 @@ def test_the_slope_at_one_carries_the_kl_error_through_its_derivative():
         assert s.value == 2.0 / 2 - kl * kl / 2 - kl
         worst = max(abs((2.0 - k * k) / 2 - k - s.value) for k in (kl - kl_err, kl + kl_err))
         assert worst <= s.error
+
+
+@pytest.mark.parametrize("precise", [False, True])
+def test_the_scan_reads_the_kl_end_with_its_whole_error_bar(monkeypatch, precise):
+    """The KL end bounds the first cell (1, a0] and the scan's lower end: it enters with the KL's error
+    plus 4 ulps of its float value, never less (a smaller allowance lets the first cell's bound, and so
+    the bracket's upper end, fall below a KL that is only known to within its bar)."""
+    import countdp.divergence.tight_rho as tr
+
+    seen = []
+
+    class Recording(tr._Scan):
+        def __init__(self, d, kl_f, kl_ferr):
+            seen.append((kl_f, kl_ferr))
+            super().__init__(d, kl_f, kl_ferr)
+
+    monkeypatch.setattr(tr, "_Scan", Recording)
+    r = tight_rho((Laplace(0, 1), Laplace(0.3, 1)), precise=precise)
+    assert len(seen) == len(r.directions) == 2
+    for (kl_f, kl_ferr), d in zip(seen, r.directions):
+        assert kl_f == float(d.kl)
+        assert float(d.kl_error) > 0
+        assert kl_ferr >= float(d.kl_error) + 4 * MACH * abs(kl_f)
