@@ -34,6 +34,7 @@ except ModuleNotFoundError:  # Python 3.10: toml comes with cosmic-ray
 
 RECORD = "MUTANT-RECORD "
 FILTERED = "Filtered operator"  # (what cr-filter-operators writes)
+EARLIER = "run in an earlier part"  # (run.py --after: the sample's mutants a partial run holds)
 CLASSES = ("equivalent", "benign", "real")
 TARGETS = {"trusted core": 0.95, "whole library": 0.90}
 
@@ -235,4 +236,31 @@ def write(session: Path, tree: Path, plan: dict, core: list[str], args, seconds:
     print(markdown(doc))
     if whole["untriaged"]:
         print(f"mutants: {whole['untriaged']} untriaged survivors: add them to {args.triage}")
+    return 1 if whole["untriaged"] else 0
+
+
+def merge(earlier: Path, later: Path, args) -> int:
+    """One report from a partial run and the run ``--after`` it (the rest of the same seeded
+    sample on a later tree): the mutants of both, their seconds added up, scored with the triage
+    file as it is now; the Markdown says which mutants ran on which tree."""
+    a, b = (json.loads(Path(p).read_text()) for p in (earlier, later))
+    if (a["seed"], a["scope"]) != (b["seed"], b["scope"]):
+        raise SystemExit(f"--merge: {earlier} and {later} are not parts of one seed and scope")
+    mutants = sorted(a["mutants"] + b["mutants"], key=lambda m: (m["file"], m["line"], m["column"], m["operator"]))
+    doc = {**b, "sample_size": len(mutants), "seconds": round(a["seconds"] + b["seconds"], 1),
+           "seconds_per_mutant": round(sum(m["seconds"] for m in mutants) / max(len(mutants), 1), 2),
+           "plan": {**a["plan"], **b["plan"]}, "mutants": mutants,
+           "parts": [{"run": Path(p).name, "mutants": len(d["mutants"]), "seconds": d["seconds"]}
+                     for p, d in ((earlier, a), (later, b))]}
+    scored(doc, load_triage(args.triage))
+    title, body = markdown(doc).split("\n", 1)
+    parts = " and ".join(f"{p['mutants']} mutants in {p['run']}" for p in doc["parts"])
+    note = (f"\nOne seeded sample run in two parts ({parts}): the second part is the rest of the same "
+            "sample, drawn again on a later tree, the first part's mutants left out; each part's "
+            "mutants ran against the tests of its own tree.\n")
+    args.reports.mkdir(parents=True, exist_ok=True)
+    (args.reports / f"{args.name}.json").write_text(json.dumps(doc, indent=1) + "\n")
+    (args.reports / f"{args.name}.md").write_text(title + "\n" + note + body)
+    whole = doc["by_group"]["whole library"]
+    print(title + "\n" + note + body)
     return 1 if whole["untriaged"] else 0

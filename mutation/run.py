@@ -162,6 +162,32 @@ def sample_session(session: Path, size: int, seed: int) -> list:
     return chosen
 
 
+def leave_out_earlier(session: Path, tree: Path, chosen: list, args) -> list:
+    """The sample without the mutants ``args.after`` (a partial run of the same seed and scope)
+    holds: same file, operator, column and source line (a line's number may have moved since)."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    earlier = json.loads(args.after.read_text())
+    if (earlier["seed"], earlier["scope"]) != (args.seed, args.scope):
+        raise SystemExit(f"--after: {args.after} is seed {earlier['seed']} ({earlier['scope']}), "
+                         f"not seed {args.seed} ({args.scope})")
+    done = {(m["file"], m["operator"], m["column"], m["source"]) for m in earlier["mutants"]}
+
+    def key(item):
+        m = item.mutations[0]
+        line = (tree / str(m.module_path)).read_text().splitlines()[m.start_pos[0] - 1].strip()
+        return (str(m.module_path), m.operator_name, m.start_pos[1], line)
+
+    before = [i for i in chosen if key(i) in done]
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        db.set_multiple_results(sorted(i.job_id for i in before),
+                                WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=report.EARLIER))
+    print(f"--after {args.after}: {len(before)} of the {len(chosen)} sampled mutants ran there "
+          f"({len(earlier['mutants'])} in all); {len(chosen) - len(before)} to run", flush=True)
+    return [i for i in chosen if key(i) not in done]
+
+
 def claims_by_script(tree: Path, python: str) -> dict[str, list[str]]:
     """script stem -> the ids of the claims it checks (from ``countdp list --json``)."""
     out = subprocess.run([python, "-m", "countdp", "list", "--json"], cwd=tree, check=True,
@@ -290,6 +316,12 @@ def parse_args(argv):
     p.add_argument("--resume", action="store_true",
                    help="run the sampled mutants of the interrupted run in --work that have no result "
                         "yet, on the same tree and plan, and write its reports (the time adds up)")
+    p.add_argument("--after", type=Path, metavar="RUN.json",
+                   help="continue a checked-in partial run of the same seed and scope on today's tree: "
+                        "the mutants of the sample it holds (same file, operator, column and line) "
+                        "are not run again")
+    p.add_argument("--merge", type=Path, nargs=2, metavar=("EARLIER.json", "LATER.json"),
+                   help="one report (--reports/--name) from a partial run and the run --after it")
     p.add_argument("--rescore", type=Path, nargs="+", metavar="RUN.json",
                    help="score checked-in runs (mutation/runs/*.json, with their .md) again with "
                         "the triage file as it is now")
@@ -311,6 +343,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{run}: strict {whole['strict score']}, without benign {whole['score']}, "
                   f"{whole['untriaged']} untriaged")
         return 0
+    if args.merge:
+        return report.merge(*args.merge, args)
     if args.report_only:  # the reports again from a finished run (e.g. after triage)
         tree, plan = work / "tree", json.loads((work / "plan.json").read_text())
         done = json.loads((work / "run.json").read_text())
@@ -327,6 +361,8 @@ def main(argv: list[str] | None = None) -> int:
     session = work / "session.sqlite"
     subprocess.run(cosmic + ["init", str(config), str(session)], cwd=tree, check=True)
     chosen = sample_session(session, args.sample, args.seed)
+    if args.after:
+        chosen = leave_out_earlier(session, tree, chosen, args)
     modules = {".".join(Path(i.mutations[0].module_path).with_suffix("").parts[1:]) for i in chosen}
     plan = build_plan(tree, work, modules, args)
     if args.dry_run:
