@@ -315,3 +315,52 @@ def test_retest_tells_killed_survived_and_gone_apart(tmp_path):
     gone = retest.retest(dict(entry, source="return 3 * x", mutant="return 3 + x"), tmp_path,
                          tests, sys.executable, 1, 120)
     assert gone["outcome"] == "gone"
+
+
+def test_two_parts_of_one_sample_merge_into_one_scored_report(tmp_path):
+    """merge: the mutants of a partial run and of the run --after it, their seconds added, scored
+    with the triage file as it is now; parts of different seeds are refused."""
+    import argparse
+    import json
+
+    def part(seed, jobs, seconds):
+        ms = [dict(_mutant(), core=True, package="laws", ran=True, killed=k, killed_by_claims=k, triage=None,
+                   line=40 + i, column=0, diff="", claims="", tests="", seconds=1.0, job_id=j)
+              for i, (j, k) in enumerate(jobs)]
+        return {"tool": "cosmic-ray", "version": "8.7.0", "seed": seed, "sample_size": len(ms), "scope": "core",
+                "population": 9, "trusted_core": [], "seconds": seconds, "seconds_per_mutant": 1.0,
+                "by_group": {}, "plan": {"m": {}}, "mutants": ms}
+
+    a, b, c = (tmp_path / f"{n}.json" for n in "abc")
+    a.write_text(json.dumps(part(5, [("x", True), ("y", False)], 10.0)))
+    b.write_text(json.dumps(part(5, [("z", True)], 5.5)))
+    c.write_text(json.dumps(part(6, [("w", True)], 1.0)))
+    triage = tmp_path / "t.toml"
+    m = _mutant()
+    triage.write_text(f'[[survivor]]\nfile = "{m["file"]}"\nline = 41\noperator = "{m["operator"]}"\n'
+                      f'source = "{m["source"]}"\nmutant = "{m["mutant"]}"\nclass = "benign"\nreason = "r"\n')
+    args = argparse.Namespace(triage=triage, reports=tmp_path / "out", name="merged")
+    assert report.merge(a, b, args) == 0
+    doc = json.loads((tmp_path / "out" / "merged.json").read_text())
+    assert doc["sample_size"] == 3 and doc["seconds"] == 15.5
+    assert [p["mutants"] for p in doc["parts"]] == [2, 1]
+    whole = doc["by_group"]["whole library"]
+    assert whole["killed"] == 2 and whole["benign"] == 1 and whole["strict score"] == round(2 / 3, 4)
+    md = (tmp_path / "out" / "merged.md").read_text()
+    assert "2 mutants in a.json and 1 mutants in b.json" in md and "Seed 5, 3 mutants" in md
+    with pytest.raises(SystemExit, match="not parts of one seed"):
+        report.merge(a, c, args)
+
+
+def test_after_refuses_a_partial_run_of_another_seed_or_scope(tmp_path):
+    import argparse
+    import json
+
+    import run
+
+    earlier = tmp_path / "e.json"
+    earlier.write_text(json.dumps({"seed": 5, "scope": "core", "mutants": []}))
+    for seed, scope in ((6, "core"), (5, "all")):
+        args = argparse.Namespace(after=earlier, seed=seed, scope=scope)
+        with pytest.raises(SystemExit, match="--after: .* is seed 5 \\(core\\)"):
+            run.leave_out_earlier(tmp_path / "s.sqlite", tmp_path, [], args)
