@@ -122,7 +122,7 @@ faults: setup
 
 # mutation testing (mutation/run.py): a seeded sample of the mutants of src/countdp outside
 # harness/, each tested by the quick claims of its module and the unit tests that ran its
-# function (coverage measured once per run, about 11 min on 2 cores, cached by the tree's hash);
+# function (coverage measured once per run, about 30 min on 2 cores, cached by the tree's hash);
 # fails if a survivor is not triaged in mutation/triage.toml.  cosmic-ray and coverage come with
 # the `mutants` extra.
 # mutants-ci: the trusted core's mutants only, after make test has shown the unmutated suite
