@@ -540,3 +540,38 @@ def test_a_concave_rise_toward_a_peak_out_of_reach_is_not_growth(number_system):
     R = GaussianDensity(0, 0.5)
     assert growing_tail(lambda x: (P.logpdf(x), R.logpdf(x)), 1.0, 0.0, 1.0, -np.inf, np.inf) is not None
     assert grows_in_mpmath(lambda x: (P.mp_logpdf(x), R.mp_logpdf(x)), 1, 0, 1, 1) is True
+
+
+@pytest.mark.parametrize("a1", [1, 1000])
+def test_the_mpmath_probes_carry_the_rounding_of_g_and_stop_where_it_reaches_resolved(monkeypatch, a1):
+    """grows_in_mpmath hands the growth test only probes whose g is resolved: each probe's noise
+    is at least 4 eps (a1 (|lp| + |lq| + 1) + |lp| + 1) at the raised precision, at most RESOLVED,
+    and the probes stop because the next one out would not be resolved (not at the loop's end)."""
+    from countdp.divergence import tail_growth
+
+    seen = {}
+    real = tail_growth._shells_grow
+
+    def recording(xs, gs, hs, ns):
+        seen.update(xs=xs, ns=ns)
+        return real(xs, gs, hs, ns)
+
+    monkeypatch.setattr(tail_growth, "_shells_grow", recording)
+    from countdp.laws.gaussian import GaussianDensity
+    P, Q = GaussianDensity(0, 1), GaussianDensity(1, 1)
+
+    def logs(x):
+        return P.mp_logpdf(x), Q.mp_logpdf(x)
+
+    assert tail_growth.grows_in_mpmath(logs, a1, 0, 1, 1) is False
+    with mpmath.workprec(mpmath.mp.prec + 256):
+        eps = mpmath.eps
+
+        def noise(x):
+            lp, lq = logs(x)
+            return 4 * eps * (a1 * (abs(lp) + abs(lq) + 1) + abs(lp) + 1)
+
+        assert len(seen["xs"]) >= tail_growth.PROBES
+        for x, n in zip(seen["xs"], seen["ns"]):
+            assert noise(x) * (1 - mpmath.mpf(10) ** -20) <= n <= tail_growth.RESOLVED
+        assert noise(2 * seen["xs"][-1]) > tail_growth.RESOLVED
