@@ -575,3 +575,19 @@ def test_the_mpmath_probes_carry_the_rounding_of_g_and_stop_where_it_reaches_res
         for x, n in zip(seen["xs"], seen["ns"]):
             assert noise(x) * (1 - mpmath.mpf(10) ** -20) <= n <= tail_growth.RESOLVED
         assert noise(2 * seen["xs"][-1]) > tail_growth.RESOLVED
+
+
+@pytest.mark.parametrize("drop, grows", [(0.5e-3, True), (2e-3, False)])
+def test_the_convexity_of_the_shells_allows_each_slope_its_own_rounding(drop, grows):
+    """_shells_grow's convexity test: the slope between probes j+1 and j+2 may fall by the rounding
+    of its own two probes (n_{j+1} + n_{j+2}) / dx, no more (and none of the earlier slopes' when
+    their probes are exact): a fall of half that allowance is still convex, twice it is not."""
+    from countdp.divergence import tail_growth
+
+    k = tail_growth.PROBES
+    xs = [float(j) for j in range(k)]
+    gs = [float(j) for j in range(k)]
+    gs[-1] -= drop
+    hs = [2.0 * j for j in range(k)]            # the shells rise by 2 at every step, far beyond the noise
+    ns = [0.0] * (k - 1) + [1e-3]               # only the last probe carries rounding
+    assert tail_growth._shells_grow(xs, gs, hs, ns) is grows
