@@ -10,7 +10,11 @@ enclosing its line, at any depth.
 A line outside every function (a module constant, a default argument, a decorator), or in a
 function that also ran outside any test (at import, during collection), changes what every
 importer sees: such a mutant keeps the import map's tests as well (``None`` from
-:func:`tests_for`).
+:func:`tests_for`). So does every line of a module that caches a function's results
+(``functools.lru_cache``, ``cache``, ``cached_property``): a cached body, and the helpers it
+calls, run once per process, so coverage credits them to whichever test came first (the Airy
+sampler's envelope was credited to two test files, and its own test, which kills a mutant there,
+was not run).
 """
 
 from __future__ import annotations
@@ -88,11 +92,25 @@ def enclosing_body(source: str, line: int) -> tuple[int, int] | None:
     return best
 
 
+def caches_results(source: str) -> bool:
+    """Whether a function of ``source`` is decorated with a cache (lru_cache, cache,
+    cached_property, bare or called, plain or as ``functools.``)."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for dec in node.decorator_list:
+                target = dec.func if isinstance(dec, ast.Call) else dec
+                name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+                if name in ("lru_cache", "cache", "cached_property"):
+                    return True
+    return False
+
+
 def tests_for(lines: dict[int, set[str]], source: str, line: int) -> set[str] | None:
     """The test files that ran the function enclosing ``line`` (``lines``: the file's entry of
-    :func:`load`); None when the line runs at import, or its function ran outside any test."""
+    :func:`load`); None when the line runs at import, or its function ran outside any test, or
+    its module caches a function's results (coverage then credits only the first caller)."""
     body = enclosing_body(source, line)
-    if body is None:
+    if body is None or caches_results(source):
         return None
     found: set[str] = set()
     for ln in range(body[0], body[1] + 1):

@@ -364,3 +364,17 @@ def test_after_refuses_a_partial_run_of_another_seed_or_scope(tmp_path):
         args = argparse.Namespace(after=earlier, seed=seed, scope=scope)
         with pytest.raises(SystemExit, match="--after: .* is seed 5 \\(core\\)"):
             run.leave_out_earlier(tmp_path / "s.sqlite", tmp_path, [], args)
+
+
+@pytest.mark.parametrize("decorator", ["@lru_cache(maxsize=None)", "@functools.cache", "@cached_property"])
+def test_a_module_that_caches_results_keeps_the_import_maps_tests(decorator):
+    """A cached body (and the helpers it calls) runs once per process: coverage credits it to the
+    first test only, so every line of such a module gets None (the import map's tests as well)."""
+    import coverage_map
+    cached = f"import functools\n\n\ndef helper(y):\n    return y + 1\n\n\n{decorator}\ndef table(x):\n    return helper(x)\n"
+    lines = {5: {"test_first.py"}, 10: {"test_first.py"}}
+    assert coverage_map.caches_results(cached)
+    assert coverage_map.tests_for(lines, cached, 5) is None and coverage_map.tests_for(lines, cached, 10) is None
+    plain = cached.replace(decorator + "\n", "")
+    assert not coverage_map.caches_results(plain)
+    assert coverage_map.tests_for({5: {"test_first.py"}, 9: {"test_first.py"}}, plain, 5) == {"test_first.py"}
