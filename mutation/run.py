@@ -165,13 +165,12 @@ def sample_session(session: Path, size: int, seed: int) -> list:
 def leave_out_earlier(session: Path, tree: Path, chosen: list, args) -> list:
     """The sample without the mutants ``args.after`` (a partial run of the same seed and scope)
     holds: same file, operator, column and source line (a line's number may have moved since)."""
-    from cosmic_ray.work_db import WorkDB, use_db
-    from cosmic_ray.work_item import WorkerOutcome, WorkResult
-
     earlier = json.loads(args.after.read_text())
     if (earlier["seed"], earlier["scope"]) != (args.seed, args.scope):
         raise SystemExit(f"--after: {args.after} is seed {earlier['seed']} ({earlier['scope']}), "
                          f"not seed {args.seed} ({args.scope})")
+    from cosmic_ray.work_db import WorkDB, use_db  # (the mutants extra; the check above needs none)
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
     done = {(m["file"], m["operator"], m["column"], m["source"]) for m in earlier["mutants"]}
 
     def key(item):
