@@ -63,7 +63,7 @@ def _fault_outcomes(module, names):
     settings = Settings(quick=True, stop_at_first_failure=True)
     found = {f.name: i for i, f in enumerate(faults_in(module))}
     assert set(names) <= set(found), set(names) - set(found)
-    return {n: fault_runs._fault_task(module.__file__, found[n], settings) for n in names}
+    return {n: fault_runs.fault_outcome(module.__file__, found[n], settings) for n in names}
 
 
 def test_the_named_faults_are_caught(check_script):

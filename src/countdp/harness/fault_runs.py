@@ -174,8 +174,10 @@ def _patched_run(path: str, index: int, settings: Settings):
         return claims.run_check(spec, settings)
 
 
-def _fault_task(path: str, index: int, settings: Settings) -> FaultOutcome:
-    """Fault number ``index`` of the script at ``path``, its claim run patched (in a worker)."""
+def fault_outcome(path: str, index: int, settings: Settings) -> FaultOutcome:
+    """Fault number ``index`` of the script at ``path``: its claim run patched in a forked
+    process, as ``countdp faults`` runs each fault (``settings`` as :func:`run_faults` makes
+    them: stopped at the first failing case)."""
     t0 = time.perf_counter()
     flt = faults_in(loader.cached_module(path))[index]
     if not flt.catchable:
@@ -384,7 +386,7 @@ def run_faults(settings: Settings, jobs: int | None = None, only_ids: Iterable[s
             if only is not None and flt.claim not in only:
                 continue
             table.setdefault(flt.claim, ClaimSensitivity(flt.claim))
-            fault_tasks.append(pool.Task((flt.claim, i), _fault_task, (str(s.path), i, settings)))
+            fault_tasks.append(pool.Task((flt.claim, i), fault_outcome, (str(s.path), i, settings)))
     core, skipped = _core_tasks(root, settings, only, script_of)
     fault_tasks += core
     wanted = set(table) | {c for t in core if t.key[0] == "core" for c in t.key[2]}
