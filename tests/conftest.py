@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, settings
 
 from countdp.harness import claims, loader
 from countdp.harness.certificates import Certification, run_certificates
-from countdp.harness.fault_runs import fault_outcome
+from countdp.harness.fault_runs import FaultOutcome, fault_outcome
 from countdp.harness.faults import faults_in
 from countdp.harness.results import ClaimResult, Settings
 
@@ -127,18 +127,20 @@ def run_with_fault():
 def named_faults_caught_by_a_case():
     """``named_faults_caught_by_a_case(script, named)`` (``named``: claim id -> fault names)
     asserts that each named fault of ``paper_checks/<script>.py`` belongs to its claim and, run as
-    ``countdp faults --quick`` runs it (a fresh process per fault), makes a case of its claim fail.
-    Only the named faults run: the whole catalogue runs in ``make faults``."""
+    ``countdp faults --quick`` runs it (a fresh process per fault), makes a case of its claim fail;
+    returns name -> FaultOutcome.  Only the named faults run: the whole catalogue runs in ``make faults``."""
 
-    def check(script: str, named: dict[str, list[str]]) -> None:
+    def check(script: str, named: dict[str, list[str]]) -> dict[str, FaultOutcome]:
         mod = _script(script)
-        index = {f.name: i for i, f in enumerate(faults_in(mod))}
+        catalogue = list(faults_in(mod))
         settings = Settings(quick=True, stop_at_first_failure=True)
+        outcomes = {}
         for claim_id, names in named.items():
             for name in names:
-                [flt] = [f for f in faults_in(mod) if f.name == name]
-                assert flt.claim == claim_id, (name, flt.claim)
-                outcome = fault_outcome(mod.__file__, index[name], settings)
-                assert outcome.caught and outcome.how == "case", (claim_id, name, outcome.detail)
+                [i] = [i for i, f in enumerate(catalogue) if f.name == name]
+                assert catalogue[i].claim == claim_id, (name, catalogue[i].claim)
+                outcomes[name] = o = fault_outcome(mod.__file__, i, settings)
+                assert o.caught and o.how == "case", (claim_id, name, o.detail)
+        return outcomes
 
     return check

@@ -53,24 +53,8 @@ NAMED_FAULTS = {
 }
 
 
-def _fault_outcomes(module, names):
-    """Each named fault of ``module`` run on its claim (quick mode, in a forked process, as
-    ``countdp faults`` runs it): name -> FaultOutcome."""
-    from countdp.harness import fault_runs
-    from countdp.harness.faults import faults_in
-    from countdp.harness.results import Settings
-
-    settings = Settings(quick=True, stop_at_first_failure=True)
-    found = {f.name: i for i, f in enumerate(faults_in(module))}
-    assert set(names) <= set(found), set(names) - set(found)
-    return {n: fault_runs.fault_outcome(module.__file__, found[n], settings) for n in names}
-
-
-def test_the_named_faults_are_caught(check_script):
-    names = [n for ns in NAMED_FAULTS.values() for n in ns]
-    outcomes = _fault_outcomes(check_script("companion_exact_zcdp"), names)
-    for name, o in outcomes.items():
-        assert o.caught and o.how == "case", (name, o.how, o.detail)
+def test_the_named_faults_are_caught(named_faults_caught_by_a_case):
+    outcomes = named_faults_caught_by_a_case("companion_exact_zcdp", NAMED_FAULTS)
     # the extended range is caught by the engine's finding that k = 7 moves the sup off alpha -> 1
     assert "where the sup sits" in outcomes["the claim's range stated as k <= 7"].detail
 

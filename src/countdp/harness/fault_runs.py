@@ -39,7 +39,7 @@ from .faults import LAYERS, Fault, faults_in
 from .report import dumps, write_atomic
 from .results import Settings
 
-__all__ = ["CORE_FAULTS", "FaultOutcome", "ClaimSensitivity", "FaultRun", "run_faults",
+__all__ = ["CORE_FAULTS", "FaultOutcome", "ClaimSensitivity", "FaultRun", "run_faults", "fault_outcome",
            "core_faults", "write_faults_json", "format_faults"]
 
 #: the catalogue of faults beyond the formulas, beside the check scripts
