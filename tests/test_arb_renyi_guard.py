@@ -54,8 +54,11 @@ def fewest_guard_bits(make) -> int:
     raise AssertionError("no precision up to PREC + 200 meets the goal")
 
 
+# delta = 1e-3 and 1e-4: D ~ 1e-6 and 1e-8 lose ~20 and ~27 bits in log I ~ 0, which the
+# integral's goal (target + those bits + 8) must ask of acb.integral for one pass to do
 @pytest.mark.parametrize("alpha, rho, delta, uc", [(2.0, 1.0, 1.0, None), (30.0, 0.8, 30.0, 2.0),
-                                                   (1.01, 1.25, 1.0, -1.0)])
+                                                   (1.01, 1.25, 1.0, -1.0), (2.0, 1.0, 1e-3, None),
+                                                   (1.01, 0.8, 1e-4, 2.0)])
 def test_the_integral_route_meets_the_goal_in_one_pass_too(alpha, rho, delta, uc):
     with ctx.workprec(PREC):
         res = pair_renyi(maker(alpha, rho, delta, uc), integral=True)

@@ -60,6 +60,13 @@ def test_an_integer_law_given_by_its_pmf_is_summed_over_its_whole_window():
     g, r = _Geometric("0.9"), mpmath.mpf("0.9")
     m, e = quad_expectation(g, lambda k: k)
     assert abs(m - r / (1 - r)) <= e < 1e-20
+    # a bounded g (|g| <= 1): the window's omitted mass, at most tail = 10^-(dps-5), is charged at
+    # 10 tail max(|g at the window's ends|, 1) = 10 tail, no more, plus one rounding per term
+    half = mpmath.mpf(1) / 2
+    m, e = quad_expectation(g, lambda k: half)
+    tail = mpmath.mpf(10) ** (-mpmath.mp.dps + 5)
+    terms = g.window(tail)[1] + 1
+    assert 0 < half - m <= e <= 10 * tail + terms * mpmath.eps
 
 
 @pytest.mark.mp_dps(30)
