@@ -171,7 +171,9 @@ def leave_out_earlier(session: Path, tree: Path, chosen: list, args) -> list:
                          f"not seed {args.seed} ({args.scope})")
     from cosmic_ray.work_db import WorkDB, use_db  # (the mutants extra; the check above needs none)
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
-    done = {(m["file"], m["operator"], m["column"], m["source"]) for m in earlier["mutants"]}
+    # --again: the earlier run's survivors run once more on today's tree (only its kills stand)
+    done = {(m["file"], m["operator"], m["column"], m["source"]) for m in earlier["mutants"]
+            if m["killed"] or not args.again}
 
     def key(item):
         m = item.mutations[0]
@@ -182,8 +184,9 @@ def leave_out_earlier(session: Path, tree: Path, chosen: list, args) -> list:
     with use_db(str(session), WorkDB.Mode.open) as db:
         db.set_multiple_results(sorted(i.job_id for i in before),
                                 WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=report.EARLIER))
-    print(f"--after {args.after}: {len(before)} of the {len(chosen)} sampled mutants ran there "
-          f"({len(earlier['mutants'])} in all); {len(chosen) - len(before)} to run", flush=True)
+    print(f"--after {args.after}: {len(before)} of the {len(chosen)} sampled mutants "
+          f"{'were killed' if args.again else 'ran'} there ({len(earlier['mutants'])} in all); "
+          f"{len(chosen) - len(before)} to run", flush=True)
     return [i for i in chosen if key(i) not in done]
 
 
@@ -319,6 +322,9 @@ def parse_args(argv):
                    help="continue a checked-in partial run of the same seed and scope on today's tree: "
                         "the mutants of the sample it holds (same file, operator, column and line) "
                         "are not run again")
+    p.add_argument("--again", action="store_true",
+                   help="with --after: the partial run's survivors are run again on today's tree "
+                        "(its killed mutants are not); --merge then scores their new outcome")
     p.add_argument("--merge", type=Path, nargs=2, metavar=("EARLIER.json", "LATER.json"),
                    help="one report (--reports/--name) from a partial run and the run --after it")
     p.add_argument("--rescore", type=Path, nargs="+", metavar="RUN.json",
