@@ -246,18 +246,35 @@ def merge(earlier: Path, later: Path, args) -> int:
     a, b = (json.loads(Path(p).read_text()) for p in (earlier, later))
     if (a["seed"], a["scope"]) != (b["seed"], b["scope"]):
         raise SystemExit(f"--merge: {earlier} and {later} are not parts of one seed and scope")
-    mutants = sorted(a["mutants"] + b["mutants"], key=lambda m: (m["file"], m["line"], m["column"], m["operator"]))
+
+    def key(m):
+        return m["file"], m["operator"], m["column"], m["source"], m["mutant"]
+    again = {key(m) for m in b["mutants"]}  # an earlier survivor run again (run.py --again)
+    kept = [dict(m, ran_again=m.get("ran_again", False)) for m in a["mutants"] if key(m) not in again]
+    rerun = len(a["mutants"]) - len(kept)
+    if any(m["killed"] for m in a["mutants"] if key(m) in again):
+        raise SystemExit(f"--merge: {later} ran again a mutant {earlier} had killed")
+    earlier_keys = {key(m) for m in a["mutants"]}
+    mutants = sorted(kept + [dict(m, ran_again=key(m) in earlier_keys) for m in b["mutants"]],
+                     key=lambda m: (m["file"], m["line"], m["column"], m["operator"]))
+    earlier_parts = a.get("parts") or [{"run": Path(earlier).name, "mutants": len(a["mutants"]),
+                                        "seconds": a["seconds"]}]
     doc = {**b, "sample_size": len(mutants), "seconds": round(a["seconds"] + b["seconds"], 1),
            "seconds_per_mutant": round(sum(m["seconds"] for m in mutants) / max(len(mutants), 1), 2),
-           "plan": {**a["plan"], **b["plan"]}, "mutants": mutants,
-           "parts": [{"run": Path(p).name, "mutants": len(d["mutants"]), "seconds": d["seconds"]}
-                     for p, d in ((earlier, a), (later, b))]}
+           "plan": {**a["plan"], **b["plan"]}, "mutants": mutants, "ran_again": rerun,
+           "parts": [*earlier_parts, {"run": Path(later).name, "mutants": len(b["mutants"]),
+                                      "seconds": b["seconds"]}]}
     scored(doc, load_triage(args.triage))
     title, body = markdown(doc).split("\n", 1)
     parts = " and ".join(f"{p['mutants']} mutants in {p['run']}" for p in doc["parts"])
-    note = (f"\nOne seeded sample run in two parts ({parts}): the second part is the rest of the same "
-            "sample, drawn again on a later tree, the first part's mutants left out; each part's "
-            "mutants ran against the tests of its own tree.\n")
+    note = (f"\nOne seeded sample run in {len(doc['parts'])} parts ({parts}): each later part is "
+            "the rest of the same sample, drawn again on a later tree, the mutants of the earlier "
+            "parts left out; each part's mutants ran against the tests of its own tree.")
+    if rerun:
+        note += (f" The {rerun} mutants the earlier parts did not kill ran again in the last part "
+                 "(`run.py --again`): their outcome there, on the last tree, is the one scored; the "
+                 "earlier parts' kills stand.")
+    note += "\n"
     args.reports.mkdir(parents=True, exist_ok=True)
     (args.reports / f"{args.name}.json").write_text(json.dumps(doc, indent=1) + "\n")
     (args.reports / f"{args.name}.md").write_text(title + "\n" + note + body)

@@ -325,7 +325,7 @@ def test_two_parts_of_one_sample_merge_into_one_scored_report(tmp_path):
 
     def part(seed, jobs, seconds):
         ms = [dict(_mutant(), core=True, package="laws", ran=True, killed=k, killed_by_claims=k, triage=None,
-                   line=40 + i, column=0, diff="", claims="", tests="", seconds=1.0, job_id=j)
+                   line=40 + i, column=ord(j), diff="", claims="", tests="", seconds=1.0, job_id=j)
               for i, (j, k) in enumerate(jobs)]
         return {"tool": "cosmic-ray", "version": "8.7.0", "seed": seed, "sample_size": len(ms), "scope": "core",
                 "population": 9, "trusted_core": [], "seconds": seconds, "seconds_per_mutant": 1.0,
@@ -350,6 +350,20 @@ def test_two_parts_of_one_sample_merge_into_one_scored_report(tmp_path):
     assert "2 mutants in a.json and 1 mutants in b.json" in md and "Seed 5, 3 mutants" in md
     with pytest.raises(SystemExit, match="not parts of one seed"):
         report.merge(a, c, args)
+    # run.py --again: the earlier survivor y ran again in the later part and was killed there;
+    # its new outcome is the one scored, the earlier kill x stands; a kill run again is refused
+    d, e = tmp_path / "d.json", tmp_path / "e.json"
+    d.write_text(json.dumps(part(5, [("y", True), ("z", True)], 7.0)))
+    assert report.merge(a, d, args) == 0
+    doc = json.loads((tmp_path / "out" / "merged.json").read_text())
+    assert doc["sample_size"] == 3 and doc["ran_again"] == 1
+    assert sorted((m["job_id"], m["killed"], m["ran_again"]) for m in doc["mutants"]) == [
+        ("x", True, False), ("y", True, True), ("z", True, False)]
+    assert doc["by_group"]["whole library"]["strict score"] == 1.0
+    assert "The 1 mutants the earlier parts did not kill ran again" in (tmp_path / "out" / "merged.md").read_text()
+    e.write_text(json.dumps(part(5, [("x", True)], 1.0)))
+    with pytest.raises(SystemExit, match="ran again a mutant .* had killed"):
+        report.merge(a, e, args)
 
 
 def test_after_refuses_a_partial_run_of_another_seed_or_scope(tmp_path):
