@@ -114,6 +114,7 @@ def test_composition_with_a_laplace_release():
 @pytest.mark.parametrize("bad, name", [
     ({"releases": 0}, "releases"), ({"value_discretization_interval": 0}, "value_discretization_interval"),
     ({"value_discretization_interval": 1e-12}, "value_discretization_interval = 1e-12 gives"),
+    ({"value_discretization_interval": 1.5}, r"value_discretization_interval must lie in \(0, 1\), got 1.5"),
     ({"n": -1}, "n")])
 def test_bad_parameters_are_named(bad, name):
     m = ShiftedLogGaussian(0.05, 1)

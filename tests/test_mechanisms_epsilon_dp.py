@@ -127,7 +127,7 @@ NAN = float("nan")
     (lambda: epsilon_dp.discrete_laplace_loss_classes(NAN, 2), "eps"),
     (lambda: epsilon_dp.krr_pair(0, 3), "eps"), (lambda: epsilon_dp.krr_pair(1, 1), "k"),
     (lambda: epsilon_dp.krr_pair(1, 2.5), "k"), (lambda: epsilon_dp.krr_pair(NAN, 3), "eps"),
-    (lambda: epsilon_dp.krr_pair(1, NAN), "k"), (lambda: epsilon_dp.krr_law(3, 1, 3), "value"),
+    (lambda: epsilon_dp.krr_pair(1, NAN), "k"), (lambda: epsilon_dp.krr_law(3, 1, 3), r"value must lie in \{0, ..., k-1\} = \{0, ..., 2\}, got 3"),
     (lambda: epsilon_dp.rappor_pair(-0.5, 4), "eps"), (lambda: epsilon_dp.rappor_pair(1, 1), "k"),
     (lambda: epsilon_dp.rappor_pair(0, 4), "eps"),
     (lambda: epsilon_dp.worst_bounded_range_pair(0), "eta"), (lambda: epsilon_dp.worst_bounded_range_pair(-1), "eta"),
