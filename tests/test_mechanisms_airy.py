@@ -197,6 +197,19 @@ def test_error_scaling_and_clipping(mech):
         assert Er.value < mech.target(n)
 
 
+@pytest.mark.parametrize("n", [0, 3, 10])
+def test_the_released_error_is_integrated_to_the_working_precision(n):
+    """E|Y - n| of the released law: its panels split at the Airy kink w = mu and at scale
+    multiples about it, so the two-precision bar is of the working precision's size (1e-30 at
+    30 digits; panels that miss the kink leave 1e-13) and a 45-digit evaluation lies within it."""
+    mech = AiryLogMechanism(0.3, 2, r=0.5)
+    E = mech.expected_abs_error_released(n)
+    assert E.error < mpmath.mpf("1e-26")
+    with mpmath.workdps(45):
+        ref = mech.expected_abs_error_released(n)
+    assert abs(E.value - ref.value) <= E.error + ref.error
+
+
 def test_sampler_matches_exact_law():
     m = AiryLogMechanism(mpmath.mpf("0.45"), mpmath.mpf("0.1"), r=mpmath.mpf("0.5"))
     rng = np.random.default_rng(20260715)
