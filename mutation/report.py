@@ -249,13 +249,16 @@ def merge(earlier: Path, later: Path, args) -> int:
 
     def key(m):
         return m["file"], m["operator"], m["column"], m["source"], m["mutant"]
-    again = {key(m) for m in b["mutants"]}  # an earlier survivor run again (run.py --again)
+    # an earlier survivor run again (run.py --again) and given an outcome there: that one counts
+    earlier_keys = {key(m) for m in a["mutants"]}
+    again = {key(m) for m in b["mutants"] if m["ran"]}
     kept = [dict(m, ran_again=m.get("ran_again", False)) for m in a["mutants"] if key(m) not in again]
     rerun = len(a["mutants"]) - len(kept)
     if any(m["killed"] for m in a["mutants"] if key(m) in again):
         raise SystemExit(f"--merge: {later} ran again a mutant {earlier} had killed")
-    earlier_keys = {key(m) for m in a["mutants"]}
-    mutants = sorted(kept + [dict(m, ran_again=key(m) in earlier_keys) for m in b["mutants"]],
+    later_ones = [dict(m, ran_again=key(m) in earlier_keys) for m in b["mutants"]
+                  if m["ran"] or key(m) not in earlier_keys]
+    mutants = sorted(kept + later_ones,
                      key=lambda m: (m["file"], m["line"], m["column"], m["operator"]))
     earlier_parts = a.get("parts") or [{"run": Path(earlier).name, "mutants": len(a["mutants"]),
                                         "seconds": a["seconds"]}]

@@ -361,6 +361,14 @@ def test_two_parts_of_one_sample_merge_into_one_scored_report(tmp_path):
         ("x", True, False), ("y", True, True), ("z", True, False)]
     assert doc["by_group"]["whole library"]["strict score"] == 1.0
     assert "The 1 mutants the earlier parts did not kill ran again" in (tmp_path / "out" / "merged.md").read_text()
+    # a survivor whose second run did not finish (interrupted: not run) keeps its first outcome
+    f = tmp_path / "f.json"
+    f.write_text(json.dumps(dict(part(5, [("y", False)], 1.0), mutants=[
+        dict(part(5, [("y", False)], 1.0)["mutants"][0], ran=False)])))
+    assert report.merge(a, f, args) == 0
+    doc = json.loads((tmp_path / "out" / "merged.json").read_text())
+    assert doc["sample_size"] == 2 and doc["ran_again"] == 0
+    assert [(m["job_id"], m["ran"], m["killed"]) for m in doc["mutants"]] == [("x", True, True), ("y", True, False)]
     e.write_text(json.dumps(part(5, [("x", True)], 1.0)))
     with pytest.raises(SystemExit, match="ran again a mutant .* had killed"):
         report.merge(a, e, args)
