@@ -498,6 +498,16 @@ def test_the_slope_at_one_carries_the_kl_error_through_its_derivative():
         worst = max(abs((2.0 - k * k) / 2 - k - s.value) for k in (kl - kl_err, kl + kl_err))
         assert worst <= s.error
 
+    # and E L^2's own bar e2 moves the slope by e2 / 2 (a mutant that squared it survived)
+    class Rough:
+        def second_moment(self):
+            return Estimate(2.0, 0.1)
+
+    for kl, kl_err in ((0.5, 1e-3), (3.0, 1e-8)):
+        s = _slope_at_one(Rough(), kl, kl_err)
+        worst = max(abs((m2 - k * k) / 2 - k - s.value) for k in (kl - kl_err, kl + kl_err) for m2 in (1.9, 2.1))
+        assert worst <= s.error
+
 
 @pytest.mark.parametrize("precise", [False, True])
 def test_the_scan_reads_the_kl_end_with_its_whole_error_bar(monkeypatch, precise):
