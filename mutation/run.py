@@ -333,6 +333,8 @@ def parse_args(argv):
     args = p.parse_args(argv)
     if args.sample < 1:
         p.error(f"--sample must be >= 1, got {args.sample}")
+    if args.again and not args.after:
+        p.error("--again runs the survivors of --after RUN.json again: it needs --after")
     if not 1 <= args.jobs <= 8:
         p.error(f"--jobs must be in 1..8, got {args.jobs}")
     return args

@@ -374,6 +374,14 @@ def test_two_parts_of_one_sample_merge_into_one_scored_report(tmp_path):
         report.merge(a, e, args)
 
 
+def test_again_without_after_is_refused():
+    import run
+
+    with pytest.raises(SystemExit):
+        run.parse_args(["--again"])
+    assert run.parse_args(["--again", "--after", "x.json"]).again
+
+
 def test_after_refuses_a_partial_run_of_another_seed_or_scope(tmp_path):
     import argparse
     import json
