@@ -70,6 +70,20 @@ def test_the_quadrature_tail_is_small_and_refuses_too_short_a_cutoff():
         assert m2.contains(exact(airy.score_moment(2, 30)))
 
 
+def test_a_cutoff_too_short_for_the_moment_is_raised_until_the_tail_bound_applies():
+    """(R4) needs p/W < 4/3, p = (2k - 1)/3, W = T^(3/2): the enclosure raises T to
+    ceil((k/2 + 2)^(2/3)) when the cutoff is shorter.  At k = 10 and cutoff 2 that is T = 4
+    (p/W = 0.79); T = 2 would leave p/W = 2.24 and (R4) undecided."""
+    with ctx.workprec(64):
+        a = certified_prime_zero()
+        with pytest.raises(Undecided):
+            quadrature_tail(10, 2)
+        m10 = score_moment_enclosure(10, a, cutoff=2)
+        assert m10.rad() < 0.1 * abs(m10.mid())        # the short cutoff costs width, not soundness
+    with mpmath.workdps(30):
+        assert m10.contains(exact(airy.score_moment(10, 30)))
+
+
 def test_the_moment_tail_needs_k_large_enough_and_never_disproves():
     with ctx.workprec(64):
         a = certified_prime_zero()
