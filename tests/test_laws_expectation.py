@@ -110,7 +110,20 @@ def test_a_g_that_moves_the_mass_far_from_the_laws_centre_is_followed_there(dps,
             assert abs(v - true) <= e and e < mpmath.mpf(10) ** (-dps + 3) * true, (s, k, v, e, true)
 
 
+def test_mass_moved_far_to_the_left_is_followed_there_too():
+    """The search beyond the fixed nodes runs on both sides: E e^{-X} for X ~ N(m, 100^2) peaks
+    100 scales below m, and the value must be the closed form e^{5000 - m} = e^{-1/4} within a bar at the
+    working precision (the mirror of the case above; searched on the right side only, it is lost)."""
+    m, s, k = 5000.25, mpmath.mpf(100), mpmath.mpf(-1)
+    with mpmath.workdps(15):
+        with mpmath.workdps(45):
+            true = mpmath.exp(k * mpmath.mpf(m) + k * k * s * s / 2)
+        v, e = quad_expectation(Gaussian(m, s), lambda x: mpmath.exp(k * x), rule="gauss-legendre")
+        assert abs(v - true) <= e and e < mpmath.mpf(10) ** -12 * true, (v, e, true)
+
+
 @pytest.mark.parametrize("dps", [30, 31, 40])
+@pytest.mark.slow
 def test_the_bar_covers_where_mpmaths_estimate_is_short(dps):
     """E (Y - a)^2 = 2 b^2 + (m - a)^2 for Y ~ Laplace(m, b), against mpmath's tanh-sinh: at 31
     digits it came out 1e-27 off under an estimate of 3e-32 for the first two pairs (right at
