@@ -40,6 +40,17 @@ def test_finite_sums_are_the_defining_sum_within_their_bar(alpha):
         assert abs(m.value - exact) <= m.error < mpmath.mpf(10) ** -27 * max(1, abs(exact))
 
 
+def test_a_density_pairs_loss_range_is_d_inf_plus_the_sup_of_minus_the_loss():
+    """The range of L = log p/q over P's support is sup L + sup(-L) (read by the tight-rho cells
+    as R): Laplace(0, 1) against Laplace(d, 1) has L = |x - d| - |x| in [-d, d], so D_inf = d and
+    the range 2d."""
+    from countdp.laws.reference import Laplace
+    for d in (0.5, 1.0, 3.0):
+        F = DensityLossCgf(Laplace(0, 1), Laplace(d, 1))
+        assert abs(F.d_inf().value - d) < 1e-9 * d
+        assert abs(F.loss_range() - 2 * d) < 1e-9 * d
+
+
 def test_finite_ends_kl_d_inf_and_the_loss_range():
     F = FiniteLossCgf(P2, Q2)
     with mpmath.workdps(30):
