@@ -30,11 +30,12 @@ COUNTDP := $(RUN) -m countdp
 
 # countdp, budget: the command without activation
 .PHONY: countdp budget
-.PHONY: help setup browser latex note reproduce quick faults mutants mutants-ci mutants-retest figures check test docs screenshot bench dist test-wheel test-matrix clean distclean
+.PHONY: help setup browser latex note reproduce quick faults test-slow mutants mutants-ci mutants-retest figures check test docs screenshot bench dist test-wheel test-matrix clean distclean
 
 help:
 	@echo "make reproduce           every paper check (JOBS=$(JOBS)): $(REPORTS)/ and $(FIGURES)/; fails if a claim fails"
-	@echo "make test                the test suite, then a quick reproduce into $(QUICK_REPORTS)/"
+	@echo "make test                the fast tier of the test suite, then a quick reproduce into $(QUICK_REPORTS)/"
+	@echo "make test-slow           the tests marked slow, then the quick fault catalogue (CI runs both)"
 	@echo "make quick               the quick reproduce only (every claim, smaller grids, no figures)"
 	@echo "make faults              inject the fault catalogue (full grids; QUICK=1 for the quick ones)"
 	@echo "make mutants             mutation testing (cosmic-ray) of a seeded sample of the library's mutants:"
@@ -125,8 +126,8 @@ faults: setup
 # function (coverage measured once per run, about 30 min on 2 cores, cached by the tree's hash);
 # fails if a survivor is not triaged in mutation/triage.toml.  cosmic-ray and coverage come with
 # the `mutants` extra.
-# mutants-ci: the trusted core's mutants only, after make test has shown the unmutated suite
-# passes (so no baseline runs: a fixed time limit), claims and tests with $(JOBS) workers, the
+# mutants-ci: the trusted core's mutants only, after make test and test-slow have shown the suite
+# passes unmutated (so no baseline runs: a fixed time limit), claims and tests with $(JOBS) workers, the
 # unit tests picked by imports (no coverage run, to keep CI short)
 MUTANTS_SAMPLE ?= 150
 MUTANTS_SEED   ?= 20
@@ -164,19 +165,31 @@ countdp: setup
 budget: setup
 	$(COUNTDP) budget $(ARGS)
 
-# the test suite (in parallel when pytest-xdist is there), then a quick reproduce with the
-# quick fault catalogue (every plausible mistake must make its claim fail); both run, and the
-# target fails if either does
-test: setup browser latex
-	@status=0; \
-	if $(PY) -c 'import xdist' >/dev/null 2>&1; then par="-n 2"; else par=""; fi; \
+# the test suite's fast tier (in parallel when pytest-xdist is there: every test not marked slow,
+# the soundness tests of the trusted core among them), then a quick reproduce of every claim; both
+# run, and the target fails if either does.  make test-slow runs the rest (CI runs both).
+PYTEST_PAR := if $(PY) -c 'import xdist' >/dev/null 2>&1; then par="-n 2"; else par=""; fi; \
 	if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
 		export COUNTDP_REQUIRE_BROWSER=1; fi; \
-	if command -v latexmk >/dev/null 2>&1; then export COUNTDP_REQUIRE_LATEX=1; fi; \
-	echo "$(RUN) -m pytest -q $$par tests $(PYTEST_ARGS)"; \
-	$(RUN) -m pytest -q $$par tests $(PYTEST_ARGS) || status=$$?; \
-	echo "$(COUNTDP) reproduce --quick --faults --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures"; \
-	$(COUNTDP) reproduce --quick --faults --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures || status=$$?; \
+	if command -v latexmk >/dev/null 2>&1; then export COUNTDP_REQUIRE_LATEX=1; fi
+test: setup browser latex
+	@status=0; $(PYTEST_PAR); \
+	echo "$(RUN) -m pytest -q $$par -m 'not slow' tests $(PYTEST_ARGS)"; \
+	$(RUN) -m pytest -q $$par -m 'not slow' tests $(PYTEST_ARGS) || status=$$?; \
+	echo "$(COUNTDP) reproduce --quick --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures"; \
+	$(COUNTDP) reproduce --quick --jobs $(JOBS) --reports $(QUICK_REPORTS) --no-figures || status=$$?; \
+	exit $$status
+
+# the slow tier: the tests marked slow (every claim's quick run inside pytest with its certified
+# records, end-to-end runs of the command line, examples and figures, sweeps over scales and the
+# named-fault tests of single scripts), then the quick fault catalogue (every plausible mistake
+# must make its claim fail; the unpatched statuses from make test's quick reproduce when there)
+test-slow: setup browser latex
+	@status=0; $(PYTEST_PAR); \
+	echo "$(RUN) -m pytest -q $$par -m slow tests $(PYTEST_ARGS)"; \
+	$(RUN) -m pytest -q $$par -m slow tests $(PYTEST_ARGS) || status=$$?; \
+	echo "$(COUNTDP) faults --quick --jobs $(JOBS) --reports $(QUICK_REPORTS)"; \
+	$(COUNTDP) faults --quick --jobs $(JOBS) --reports $(QUICK_REPORTS) || status=$$?; \
 	exit $$status
 
 # the documentation site: the docs extra installed (when missing), `mkdocs build --strict` into site/ (a warning,

@@ -33,6 +33,7 @@ def _mp(ball):
     return mpmath.mpf(ball.str(30, radius=False))
 
 
+@pytest.mark.slow
 def test_both_brackets_are_certified_and_hold_the_calibrated_scale(cert):
     assert cert.verdict is Verdict.PROVED_TRUE
     for r, lemma, tight in zip(RS, cert.lemma, cert.tight):
@@ -83,6 +84,7 @@ def test_bad_rho_raises():
 
 @pytest.mark.parametrize("j", [1, 2])
 @pytest.mark.parametrize("b", ["0.3", "1", "2"])
+@pytest.mark.slow
 def test_the_calibration_tail_bounds_their_tail(j, b):
     """int_X^inf x^j e^{bx} Ai(x + a1')^2 dx (X = 12) by mpmath quadrature at 40 digits lies below
     the proven tail bound [0, U], and U within a factor e^{b X} of it (a bound without its e^{bX}
@@ -139,6 +141,7 @@ def test_the_calibration_tail_is_its_lemma_exactly(j, b):
 
 
 @pytest.mark.parametrize("b", ["0.05", "0.5", "2"])
+@pytest.mark.slow
 def test_the_sinh_and_cosh_moments_enclose_their_quadratures(b):
     """S(b) = E sinh(b|X|) and C(b) = E cosh(bX) for the density Ai(|x| + a1')^2 / Z, against
     mpmath's quadrature of the same integrals at 25 digits on [0, 40] (Z by quadrature too; beyond 40

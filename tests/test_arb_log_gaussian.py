@@ -77,6 +77,7 @@ def mp_U(n, c, sig):
 
 
 @pytest.mark.parametrize("n,sg", [(0, "s"), (10, "s"), (3, 1)])
+@pytest.mark.slow
 def test_log_count_law(n, sg):
     s = sigma_ball() if sg == "s" else arb(sg)
     ms = MP_S if sg == "s" else mpmath.mpf(sg)

@@ -59,6 +59,7 @@ def released_delta_f(r0, c, lo, hi, eps):
 # ---- the documented examples ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_doctests():
     res = [doctest.testmod(m, optionflags=doctest.ELLIPSIS) for m in (budget, counts)]
     assert sum(r.attempted for r in res) >= 10 and sum(r.failed for r in res) == 0
@@ -101,6 +102,7 @@ def test_exact_is_the_gaussian_profile_where_clipping_is_negligible(r0, c, n, k)
     assert float(ex.delta) == pytest.approx(gauss_delta_f(mu, 1.0), rel=1e-9, abs=1e-15)
 
 
+@pytest.mark.slow
 def test_exact_by_quadrature_where_clipping_matters():
     """r0 = 0.9, c = 0.05: at n = 1 and 2 the release at the lower count is clipped with large mass;
     the calculator integrates the released laws; scipy's float64 quadrature agrees."""
@@ -119,6 +121,7 @@ def test_exact_by_quadrature_where_clipping_matters():
 
 
 @pytest.mark.parametrize("r0, c", [(0.05, 1.0), (0.45, 0.1), (0.9, 0.05), (0.01, 100.0)])
+@pytest.mark.slow
 def test_conversions_are_ordered_tightest_first(r0, c):
     for row in guarantee(r0, c, "0:1e5:log2", delta=1e-5, eps=0.5).rows:
         eps = [float(cv.eps) for cv in row.conversions]

@@ -56,6 +56,7 @@ def test_budget_json_keeps_every_digit():
     assert len(str(data["rows"][0]["v"]).replace(".", "")) >= 39
 
 
+@pytest.mark.slow
 def test_budget_table_over_a_range(capsys):
     assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "1:1e6:log", "--delta",
                      "1e-6", "--r", "0.1"]) == 0
@@ -202,6 +203,7 @@ def test_budget_bad_parameters(capsys):
     assert "r0 must lie" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_budget_plot(tmp_path, capsys):
     path = tmp_path / "b.png"
     assert cli.main(["budget", "--r0", "0.05", "--c", "1", "--n", "10", "--delta", "1e-6",
@@ -251,6 +253,7 @@ BUDGET = {"--r0": "0.1", "--c": "1", "--n": "10", "--r": "0.5", "--delta": "1e-6
 @pytest.mark.parametrize("option", list(BUDGET))
 @settings(max_examples=40)
 @given(value=TEXT)
+@pytest.mark.slow
 def test_budget_any_value(option, value):
     args = dict(BUDGET, **{option: value})
     argv = ["budget"] + [a for k, v in args.items() for a in (k, v)]

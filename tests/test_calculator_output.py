@@ -8,6 +8,7 @@ import math
 from decimal import Decimal
 
 import mpmath
+import pytest
 
 from countdp.calculator import output
 from countdp.calculator.budget import guarantee
@@ -39,6 +40,7 @@ def test_the_header_of_several_releases_shows_the_single_and_the_composed_v0():
     assert "10 releases composed" in ten[3] and not any("rho = " in ln for ln in one[:4])
 
 
+@pytest.mark.slow
 def test_each_line_of_a_count_block_shows_its_own_number():
     """The block of one count prints E|Y - n|, that error relative to max(n, 1), the bound of
     Theorem 3.1(i) and the utility target, each the row's value to the digits asked (n = 0 is

@@ -25,6 +25,7 @@ def _same(a, b):
     return len(a) == len(b) and all((math.isnan(x) and math.isnan(y)) or x == y for x, y in zip(a, b))
 
 
+@pytest.mark.slow
 def test_plot(tmp_path):
     path = plot.plot(tmp_path / "b.png", 0.05, 1.0, delta=1e-6, marks=[10])
     assert open(path, "rb").read(4) == b"\x89PNG"
@@ -76,6 +77,7 @@ def test_without_the_airy_mechanism_the_figure_says_why():
     assert "refused: why" in [t.get_text() for t in fig.texts]
 
 
+@pytest.mark.slow
 def test_curves_say_why_the_airy_mechanism_is_missing():
     """Beyond its float64 engine's shifts the Airy mechanism is refused with the reason, and the
     paper's mechanism is still drawn."""
@@ -90,6 +92,7 @@ def test_curves_are_a_value():
         _curves().v = [1.0]
 
 
+@pytest.mark.slow
 def test_the_png_is_the_same_bytes_for_the_same_numbers_at_its_stated_size(tmp_path):
     """No software version in the PNG, so a figure is reproducible byte for byte; 10.5 x 6.2
     inches at 110 dpi."""

@@ -26,6 +26,7 @@ def _csv_rows(text: str):
     return {g: v for g, v in rows[1:]}
 
 
+@pytest.mark.slow
 def test_csv_round_trip_seeded_and_reproducible(csv_file, tmp_path):
     code, out, err = run_main(BASE + ["--input", str(csv_file), "--seed", "5"])
     assert code == 0, err
@@ -47,6 +48,7 @@ def test_csv_round_trip_seeded_and_reproducible(csv_file, tmp_path):
     assert code2 == 0 and list(_csv_rows(out2)) == ["alpha", "beta", "gamma"]
 
 
+@pytest.mark.slow
 def test_round_gives_integers_and_entropy_is_said(csv_file, tmp_path):
     dest, gfile = tmp_path / "noisy.csv", tmp_path / "g.txt"
     code, out, err = run_main(BASE + ["--input", str(csv_file), "--round", "--output", str(dest),
@@ -58,6 +60,7 @@ def test_round_gives_integers_and_entropy_is_said(csv_file, tmp_path):
     assert "gamma" in gfile.read_text() and "v(n)" in gfile.read_text()
 
 
+@pytest.mark.slow
 def test_json_in_json_out(tmp_path):
     p = tmp_path / "h.json"
     p.write_text(json.dumps({"x": 4, "y": 0}))

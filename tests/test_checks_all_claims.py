@@ -36,6 +36,7 @@ CERTIFIED = {
 
 
 @pytest.mark.parametrize("claim_id", list(CATALOGUE))
+@pytest.mark.slow
 def test_claim_passes_in_quick_mode(claim_id, run_claim):
     res = run_claim(claim_id, quick=True, certify=True)
     failing = [c.to_json() for c in res.cases if not c.ok]

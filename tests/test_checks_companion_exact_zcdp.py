@@ -34,6 +34,7 @@ def test_the_script_declares_every_claim(check_script):
     assert [s.id for s in checks_in(check_script("companion_exact_zcdp"))] == CLAIMS
 
 
+@pytest.mark.slow
 def test_krr_maximiser_moves_off_alpha_one_from_k_7(run_claim):
     # the k-RR findings report a finite maximiser beyond k = 6
     res = run_claim("hm.krr")
@@ -53,6 +54,7 @@ NAMED_FAULTS = {
 }
 
 
+@pytest.mark.slow
 def test_the_named_faults_are_caught(named_faults_caught_by_a_case):
     outcomes = named_faults_caught_by_a_case("companion_exact_zcdp", NAMED_FAULTS)
     # the extended range is caught by the engine's finding that k = 7 moves the sup off alpha -> 1

@@ -40,6 +40,7 @@ def test_perturbed_limit_is_rejected_directly():
     assert not results.holds(ext.value, "==", 1 / mpmath.pi, ext.error + mpmath.mpf("1e-20"))
 
 
+@pytest.mark.slow
 def test_super_gaussian_law_is_caught_by_the_scan_comparison():
     res = tight_rho((GeneralisedGaussian(4), GeneralisedGaussian(4, 0.5)), alpha_max=100, points_per_decade=4)
     mx = max(float(np.max(d.ratios)) for d in res.directions)
@@ -56,6 +57,7 @@ NAMED_FAULTS = {
 }
 
 
+@pytest.mark.slow
 def test_named_transcription_faults_are_caught(named_faults_caught_by_a_case):
     named_faults_caught_by_a_case("cstar_airy", NAMED_FAULTS)
 

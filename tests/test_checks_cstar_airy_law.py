@@ -33,6 +33,7 @@ NAMED_FAULTS = {
 }
 
 
+@pytest.mark.slow
 def test_named_transcription_faults_are_caught(named_faults_caught_by_a_case):
     named_faults_caught_by_a_case("cstar_airy_law", NAMED_FAULTS)
 

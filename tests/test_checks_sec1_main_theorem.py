@@ -29,6 +29,7 @@ NAMED = {
 }
 
 
+@pytest.mark.slow
 def test_the_named_faults_are_caught_by_a_case(named_faults_caught_by_a_case):
     named_faults_caught_by_a_case("sec1_main_theorem", NAMED)
 

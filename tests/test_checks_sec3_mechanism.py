@@ -30,6 +30,7 @@ def test_099_budget_is_rejected_on_the_unclipped_edge():
             assert not holds(d.value, "<=", alpha * mpmath.mpf("0.99") * mech.mp_v(n), d.error)
 
 
+@pytest.mark.slow
 def test_a_failing_claim_is_reported_as_fail(monkeypatch, run_claim):
     """Break the library's budget formula (a 0.9 factor): thm3.1.ii's released divergences now
     exceed alpha v(n) on tight edges, so the same check must fail."""

@@ -18,6 +18,7 @@ def test_claim_ids_are_the_assigned_ones(check_script):
     assert [s.id for s in checks_in(check_script("sec4_utility"))] == CLAIMS
 
 
+@pytest.mark.slow
 def test_half_drift_is_rejected_by_the_lemma_4_1_comparison(check_script):
     sec4 = check_script("sec4_utility")
     with mpmath.workdps(30):

@@ -51,6 +51,7 @@ def _fault(mod, name):
     return next(f for f in faults_in(mod) if f.name == name)
 
 
+@pytest.mark.slow
 def test_the_named_faults_are_caught_by_a_case(named_faults_caught_by_a_case):
     named_faults_caught_by_a_case("sec5_1_rate", NAMED)
 
@@ -59,6 +60,7 @@ def test_the_named_faults_are_caught_by_a_case(named_faults_caught_by_a_case):
     ("conversion constant 2 -> 1.8 (a false theorem)", "exact Gaussian eps(delta)"),
     ("conversion constant 2 -> 2.2 (true, but not the sharp constant)", "relative excess of the conversion"),
 ])
+@pytest.mark.slow
 def test_conversion_constant_is_caught_by_the_exact_gaussian_profile(check_script, run_claim, name, route):
     """Not only by the proof's Chernoff route: a constant below 2 falls below the exact profile of the
     rho-zCDP Gaussian for small delta, and one above 2 is not asymptotically tight on it."""

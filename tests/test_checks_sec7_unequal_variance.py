@@ -70,6 +70,7 @@ def test_named_faults_are_caught_by_the_cases(run_with_fault, claim_id, name):
     assert run_with_fault("sec7_unequal_variance", claim_id, name).status != "pass"
 
 
+@pytest.mark.slow
 def test_engine_just_above_and_densities_just_beside_the_threshold(run_claim):
     """lem7.1's exact cases at alpha* and 2^-40 beside it are there (and hold)."""
     res = run_claim("lem7.1", quick=True)

@@ -69,5 +69,6 @@ NAMED = {
 }
 
 
+@pytest.mark.slow
 def test_the_named_faults_are_caught_by_a_case(named_faults_caught_by_a_case):
     named_faults_caught_by_a_case("sec8_coefficient", NAMED)

@@ -128,6 +128,7 @@ def _require(tool: str) -> str:
     return path
 
 
+@pytest.mark.slow
 def test_the_note_builds_with_the_reports_numbers(tmp_path):
     """The note's claims run (quick) into a fresh reports directory, numbers.tex is generated from it,
     the note is built by latexmk (no error, no undefined reference), and the PDF's text carries the

@@ -63,6 +63,7 @@ def test_many_count_bound_for_prior_is_eq19_of_the_moments():
 # ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_entropy_closed_forms_and_max_entropy():
     h = differential_entropy(Laplace(0, 0.8), (0,))
     assert abs(h.value - (1 + mpmath.log(1.6))) < 1e-25
@@ -78,6 +79,7 @@ def test_entropy_closed_forms_and_max_entropy():
 
 @settings(max_examples=4, deadline=None)
 @given(s=st.floats(0.1, 10))
+@pytest.mark.slow
 def test_property_max_entropy_gaussian_and_uniform(s):
     for law, closed in ((Gaussian(0, s), formulas.gaussian_entropy_at_abs_mean),
                         (Uniform(-s, s), formulas.uniform_entropy_at_abs_mean)):
@@ -112,6 +114,7 @@ def test_total_variation_against_closed_forms():
 
 @settings(max_examples=4, deadline=None)
 @given(d=st.floats(0.01, 3), s1=st.floats(0.3, 3), s2=st.floats(0.3, 3))
+@pytest.mark.slow
 def test_property_tv_symmetric_bounded_and_pinsker(d, s1, s2):
     P, Q = Gaussian(0, s1), Gaussian(d, s2)
     tv = total_variation(P, Q).value
@@ -240,6 +243,7 @@ def _tv_gaussians(m, s):
 
 
 @pytest.mark.parametrize("m,s", [(0.7, 1.6), (-2.0, 0.3), (5.0, 20.0), (3.0, 0.01), (-30.0, 7.0)])
+@pytest.mark.slow
 def test_total_variation_of_gaussians_with_two_crossings(m, s):
     """Unequal scales: |p - q| has two kinks, found by the crossing search (one can lie many of
     the narrow law's scales away); the value matches the closed form to 1e-20."""

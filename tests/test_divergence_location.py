@@ -37,6 +37,7 @@ def test_location_pair_detection():
 
 
 @pytest.mark.parametrize("delta", [1e-5, 0.01, 1.0, 30.0])
+@pytest.mark.slow
 def test_float_kl_vs_mpmath(delta):
     d = location.location_loss_cgf(airy.STANDARD, mpmath.mpf(delta))
     kl, e = d.kl_float().value, d.kl_float().error
@@ -119,6 +120,7 @@ def test_the_folded_second_moment_of_the_loss_matches_the_quadrature_on_the_line
 
 
 @pytest.mark.parametrize("delta", [1e-5, 0.01, 1.0])
+@pytest.mark.slow
 def test_the_float_cgf_error_bar_is_relative_to_the_cgf(delta):
     """F = log1p(S) carries the error e_S of S as e_S / (1 + S): near alpha = 1 and at small
     shifts, where S ~ 1e-13, the bar stays ~1e-13 of F (measured at most 4e-13; allowed 1e-11)
@@ -134,6 +136,7 @@ def test_the_float_cgf_error_bar_is_relative_to_the_cgf(delta):
 @pytest.mark.parametrize("delta, alpha", [(1.4019244678379865, 19.300456138487036),
                                           (1.4019244678379865, 1.003252228165792),
                                           (8.808243229929916, 3.5720227902950215)])
+@pytest.mark.slow
 def test_the_precise_F_of_a_location_pair_carries_its_rounding(delta, alpha):
     """F(alpha) of the Airy location pair, taken with 10 guard digits, had as its bar only the
     guarded quadrature's (2e-40): F = 126 rounded to 30 digits was 4e-30 off.  Every value of

@@ -103,6 +103,7 @@ def test_a_q_density_with_a_hole_where_p_has_mass_is_infinite():
 
 
 @pytest.mark.parametrize("alpha", [1.5, 2.0, 4.0])
+@pytest.mark.slow
 def test_a_q_without_centre_and_scale_is_integrated_where_p_lives(alpha):
     # D_alpha(N(0, 1) || N(1, 1)) = alpha / 2: F = (alpha - 1) alpha / 2
     F = DensityLossCgf(Gaussian(0, 1), ContinuousLaw(UnplacedNormal()))
@@ -190,6 +191,7 @@ def test_values_built_at_one_precision_are_read_at_the_working_one(alpha):
 
 
 @pytest.mark.parametrize("loc", [10 ** 4, 10 ** 8, 10 ** 12])
+@pytest.mark.slow
 def test_a_pair_far_from_the_origin_has_the_divergence_of_its_translate_within_the_bars(loc):
     """D is invariant under translation: a logistic shift pair at 10^12 scales from 0 against the
     same pair at 0.  Rounding the quadrature nodes to float64 (or to the working precision) moves

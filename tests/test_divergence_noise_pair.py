@@ -75,6 +75,7 @@ def test_a_noise_with_an_undeclared_parameter_is_not_taken_for_one_noise():
 @pytest.mark.parametrize("clipped", [False, True])
 @pytest.mark.parametrize("mech", [LogLaplaceMechanism(0.2, 1), ShiftedLogGaussian(0.2, 1.0)],
                          ids=["log-Laplace", "log-Gaussian"])
+@pytest.mark.slow
 def test_the_noise_coordinate_agrees_with_the_quadrature_in_log_space(mech, clipped):
     """F(alpha)/(alpha - 1) in the noise coordinate vs renyi's mpmath quadrature in t = log(y + c)
     on the laws as the mechanism gives them (atoms included), within both error bars."""
@@ -91,6 +92,7 @@ def test_the_noise_coordinate_agrees_with_the_quadrature_in_log_space(mech, clip
         assert abs(k.value - ref.value) <= k.error + ref.error + 1e-25
 
 
+@pytest.mark.slow
 def test_log_laplace_rho_is_the_laplace_mechanisms_exact_zcdp():
     """The unclipped edge is the eps_n-DP Laplace mechanism: rho* = eps + e^{-eps} - 1 inside a
     closed bracket (the closed form is the companion theorem's).  Its relative width is ~1e-12
@@ -149,6 +151,7 @@ shifts = st.sampled_from(["0.25", "1", "2.5"]).map(mpmath.mpf)
 
 @settings(max_examples=12, deadline=None)
 @given(scale=scales, d=shifts, offset=st.integers(min_value=-3, max_value=3))
+@pytest.mark.slow
 def test_gaussian_pairs_at_any_scale(scale, d, offset):
     P, Q = Gaussian(offset * scale, scale), Gaussian((offset + d) * scale, scale)
     rho = d * d / 2
@@ -167,6 +170,7 @@ def test_gaussian_pairs_at_any_scale(scale, d, offset):
 
 @settings(max_examples=12, deadline=None)
 @given(scale=scales, d=shifts)
+@pytest.mark.slow
 def test_laplace_pairs_at_any_scale(scale, d):
     P, Q = Laplace(0, scale), Laplace(d * scale, scale)
     r2 = renyi.renyi(P, Q, 2)
@@ -223,6 +227,7 @@ def test_the_float_route_of_a_standardised_pair_far_from_its_origin_covers_the_c
         assert abs(v - exact) <= e, (a, v, float(exact), e)
 
 
+@pytest.mark.slow
 def test_an_unevaluable_order_stops_the_tail_instead_of_opening_the_bracket():
     """Gaussians: F at alpha ~ 1e7 overflows the float route; before, the bracket's upper end was
     inf.  Now the push stops and the end is the (valid) bound at the last order evaluated."""
@@ -231,6 +236,7 @@ def test_an_unevaluable_order_stops_the_tail_instead_of_opening_the_bracket():
     assert "cannot evaluate" in t.tail or float(t.best().alphas[-1]) < 1e7
 
 
+@pytest.mark.slow
 def test_the_airy_release_gets_a_closed_bracket_below_the_airy_budget():
     """The Airy noise declares its certified sub-Gaussian score (S = 4|a1'|/3, rounded up) and its
     kink at 0: the released pair's rho* is the KL end, at most v(n) (the location engine's tight

@@ -29,6 +29,7 @@ INTEGRATORS = [pytest.param(FloatIntegrator(), id="float"), pytest.param(MpInteg
 
 
 @pytest.mark.parametrize("integrator", INTEGRATORS)
+@pytest.mark.slow
 def test_joint_2d_of_unclipped_pair_is_the_sum_of_budgets(integrator):
     m1, m2 = ShiftedLogGaussian(0.2, 1.0), ShiftedLogGaussian(0.45, 2.0)
     n, alpha = 5, 3
@@ -94,6 +95,7 @@ def test_the_integral_error_is_carried_into_the_divergence(integrator, alpha):
     assert moved <= float(d.error) <= 1.01 * moved + floor
 
 
+@pytest.mark.slow
 def test_the_product_of_two_logistic_pairs_is_additive():
     """Densities read through their generic log density: D_alpha of the product is the sum of
     the two 1-D divergences by the mpmath integrator.  The float64 one cuts at 12 scales, which

@@ -33,6 +33,7 @@ def test_eq12_symmetric_closed_form(r, frac, c, n, m, alpha):
 
 @settings(max_examples=12, deadline=None)
 @given(rs, fracs, cs, st.integers(1, 1000), st.sampled_from([1.01, 2.0, 7.0]))
+@pytest.mark.slow
 def test_quadrature_matches_closed_form_and_is_nonnegative(r, frac, c, n, alpha):
     mech = design(r, frac, c)
     with mpmath.workdps(25):
@@ -125,6 +126,7 @@ GRID_SUBSET = [(r0, c, n, alpha) for r0, c in ((0.025, 0.1), (0.45, 2.0), (0.225
 
 
 @pytest.mark.parametrize("r0,c,n,alpha", GRID_SUBSET)
+@pytest.mark.slow
 def test_ball_routes_agree_with_quadrature_within_both_error_bars(r0, c, n, alpha):
     mech = ShiftedLogGaussian(r0, c)
     with mpmath.workdps(30):
@@ -205,6 +207,7 @@ def test_the_summation_tail_allowance_covers_a_slowly_decaying_pmf():
 
 
 @pytest.mark.parametrize("r0, c, n, alpha", [(0.9, 1, 1, 5), (0.5, 1, 3, 2)])
+@pytest.mark.slow
 def test_the_summation_tail_allowance_covers_the_log_convex_tail_of_a_rounded_release(r0, c, n, alpha):
     """The rounded log-shifted Gaussian's terms are log-convex far out (a lognormal in k), not
     geometric: at 40 digits the sum cut at e^-60 leaves ~1e-31 of D beyond its window (far above
@@ -240,6 +243,7 @@ def test_location_rounding_enters_only_between_laws_of_one_coordinate():
         assert near.error > mpmath.mpf("1e-6") * abs(near.value)
 
 
+@pytest.mark.slow
 def test_a_density_vanishing_inside_its_support():
     """P = N(0, 1) conditioned on |x| > 1, Q = N(0, 1): KL(P || Q) = D_2(P || Q) = -log P(|Z| > 1)
     exactly.  P's log-density is -inf on (-1, 1), between quadrature nodes; its jumps at +-1 are
@@ -369,6 +373,7 @@ def test_the_integrands_peak_is_the_vertex_and_its_width_the_curvature(sp, sq, m
 # for alpha < 2 with D_alpha = -log 2 - log(2 - alpha)/(alpha - 1), not integrable from 2 on; the
 # reverse pair vanishes at the ends, D_alpha = log(2^alpha / (alpha + 1))/(alpha - 1).
 
+@pytest.mark.slow
 def test_an_integrand_unbounded_at_a_finite_end_is_covered_or_infinite():
     """The quadrature's nodes stop short of a finite end: the mass they do not reach (at 1.9 it
     moved D by 0.01, 230 of the old bar) is estimated from the local power and carried in the
@@ -386,6 +391,7 @@ def test_an_integrand_unbounded_at_a_finite_end_is_covered_or_infinite():
         assert abs(d.value - mpmath.log(mpmath.mpf(8) / 4) / 2) <= d.error < 1e-12
 
 
+@pytest.mark.slow
 def test_a_kinked_reference_law_declares_its_kink_and_every_route_covers_the_closed_form():
     """The truncated Laplace law has a kink at 0 and the triangular law at its mode; without them
     as quadrature breakpoints uniform against truncated Laplace came out 2.2e-7 off under a bar
@@ -437,6 +443,7 @@ def test_gaussian_closed_forms_that_cancel_past_their_guard_digits_are_covered(s
 
 
 @pytest.mark.parametrize("dps", [30, 31, 32])
+@pytest.mark.slow
 def test_the_quadrature_bar_covers_where_mpmaths_estimate_is_short(dps):
     """Generalised Gaussians (p = 1.69) 0.11 apart at alpha = 1.0016: mpmath's tanh-sinh came
     out 1.5e-25 off at 30, 31 and 32 digits while estimating 1e-26 .. 1e-27 (right at 35); the

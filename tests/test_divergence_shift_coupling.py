@@ -58,6 +58,7 @@ def test_fibres_and_line_agree_and_the_coupling_holds(setting):
     assert kl <= prior.shift_kl() + float(np.sum(ps * edges)) <= prior.shift_kl() + mech.v(prior.N + 1)
 
 
+@pytest.mark.slow
 def test_the_line_integral_reaches_the_far_end_of_a_wide_error_law():
     """sigma = 0.32 (r0 = 0.5): errors beyond half the largest count carry a share of the KL near
     3e-11 relative; the fibre grid (its own range) and the line integral agree to 3e-16, so a

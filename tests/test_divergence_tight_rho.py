@@ -39,6 +39,7 @@ weights = st.lists(st.floats(min_value=0.05, max_value=1.0), min_size=2, max_siz
 
 
 @pytest.mark.parametrize("shift,s", [(1.0, 1.0), (0.5, 2.0), (3.0, 0.7)])
+@pytest.mark.slow
 def test_gaussian_equal_variance_flat(shift, s):
     r = tight_rho((Gaussian(0, s), Gaussian(shift, s)))
     exact = mpmath.mpf(shift) ** 2 / (2 * mpmath.mpf(s) ** 2)
@@ -53,6 +54,7 @@ def test_gaussian_equal_variance_flat(shift, s):
     assert exact <= r.hi <= exact * (1 + 1e-3)
 
 
+@pytest.mark.slow
 def test_unequal_variance_gaussians_infinite():
     # D_alpha(N(0,4) || N(0,1)) is infinite for alpha >= 4/3 (eq 34): rho* = inf with a reason
     r = tight_rho((Gaussian(0, 1), Gaussian(0, 2)))
@@ -88,6 +90,7 @@ def test_rho_at_least_kl_and_bracket(wp, wq):
 
 @settings(max_examples=20, deadline=None)
 @given(weights, weights, st.randoms(use_true_random=False))
+@pytest.mark.slow
 def test_invariant_under_relabelling(wp, wq, rnd):
     n = min(len(wp), len(wq))
     wp, wq = wp[:n], wq[:n]
@@ -164,6 +167,7 @@ def test_d_infinity():
     assert x < 0 and v == pytest.approx(0.5 - x, rel=1e-3, abs=0)
 
 
+@pytest.mark.slow
 def test_mixed_law_matches_library():
     # an atom at 0 plus a half-Gaussian-like density part, two different weights
     def law(w, mu):
@@ -225,6 +229,7 @@ def test_the_curves_and_ends_of_an_infinite_pair():
     assert d_infinity(P, Q).value == mpmath.inf and "P has a density part, Q has none" in d_infinity(P, Q).how
 
 
+@pytest.mark.slow
 def test_the_excess_over_kl_is_zero_where_the_sup_is_at_one_and_positive_elsewhere():
     at_one = tight_rho((Gaussian(0, 1), Gaussian(1, 1)))           # D_alpha/alpha = 1/2 for every alpha
     assert at_one.attained_at_one and abs(at_one.excess_over_kl) <= at_one.width
@@ -362,6 +367,7 @@ def test_d_inf_at_an_interior_maximum_between_grid_points(m):
     assert abs(got - L(x_star)) <= 1e-10 * abs(L(x_star))
 
 
+@pytest.mark.slow
 def test_the_library_fallback_on_log_normal_laws_of_two_scales():
     """exp(N(0, 1)) - 1 against exp(N(0.3, 1.25^2)) - 1: a pair in the log coordinate that is not
     one noise at two locations, so the engine falls back to the library's quadrature at every
@@ -419,6 +425,7 @@ def test_densities_on_one_bounded_interval_are_not_a_support_mismatch():
     assert mpmath.isinf(mp_renyi(P, half, 2).value)
 
 
+@pytest.mark.slow
 def test_a_diverging_direction_keeps_its_finite_curve():
     """P = N(0, 4), Q = N(0, 1): D_alpha(P || Q) is finite below alpha = 4/3 only (eq 34).  The
     direction is infinite, and its scan keeps the curve D_alpha/alpha where it is finite (the
@@ -440,6 +447,7 @@ def test_pmf_sup_ratio_refuses_a_pmf_of_mass_zero_or_a_length_mismatch(p, q):
         pmf_sup_ratio(p, q)
 
 
+@pytest.mark.slow
 def test_the_largest_scanned_excess_over_kl_is_relative_to_kl_and_signed():
     """max_excess = max over the scanned orders of (D_alpha/alpha - KL)/KL: positive for 12-RR at
     eps = 0.5 (the sup at a finite order, above the KL), below zero for a Laplace shift
@@ -455,6 +463,7 @@ def test_the_largest_scanned_excess_over_kl_is_relative_to_kl_and_signed():
     assert abs(gauss.max_excess) < 1e-9
 
 
+@pytest.mark.slow
 def test_a_curve_is_flat_within_1e_7_of_its_size_not_only_within_its_bars():
     """``flat``: the scanned D_alpha/alpha spread by at most 1e-7 of its size (or twice its bars).
     N(0, 1) || N(1, s) up to alpha = 50 spreads by 1e-8 of its size at s = 1 + 1e-10 (far beyond its

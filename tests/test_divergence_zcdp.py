@@ -62,6 +62,7 @@ def test_cks_alpha_is_stationary():
 @given(st.floats(1e-8, 5.0), st.floats(1e-12, 0.5))
 @example(1.0, 1e-6).via("a round rho")
 @example(2.0, 0.5).via("a round rho")
+@pytest.mark.slow
 def test_cks_never_above_bun_steinke_and_inverts(rho, delta):
     """eps = 0 exactly when delta is met at eps = 0 already; otherwise the bound is delta at eps."""
     eps = zcdp.cks_eps(rho, delta)

@@ -28,6 +28,7 @@ def test_every_example_is_tested():
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
+@pytest.mark.slow
 def test_example_runs_and_prints_its_result(name, tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]),
                MPLBACKEND="Agg")

@@ -74,6 +74,7 @@ def test_statements_of_the_paper_agree_with_the_general_formulas():
         assert (1 - up) * (y.numerator // y.denominator) + up * (y.numerator // y.denominator + 1) == y
 
 
+@pytest.mark.slow
 def test_drift_error_closed_form_against_quadrature():
     with mpmath.workdps(30):
         for s, a in [(0.3, 0.09), (0.3, 0.045), (1.5, 0.2), (0.01, 0.0)]:

@@ -96,6 +96,7 @@ def test_reproduce_fails_on_failure(root, tmp_path, capsys):
     assert (reports / "SUMMARY.md").exists() and (reports / "junit.xml").exists()
 
 
+@pytest.mark.slow
 def test_reproduce_passes_and_strict(tmp_path, monkeypatch, capsys):
     root = make_root(tmp_path, {"a_good": GOOD})
     monkeypatch.setenv("COUNTDP_ROOT", str(root))
@@ -107,6 +108,7 @@ def test_reproduce_passes_and_strict(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
 
 
+@pytest.mark.slow
 def test_reproduce_subprocess_exit_code(root, tmp_path):
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
                COUNTDP_ROOT=str(root))
@@ -140,6 +142,7 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and prctl")
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+@pytest.mark.slow
 def test_no_orphaned_workers(tmp_path, how):
     """Killing a run (CI timeout, kill) stops its worker processes as well."""
     import signal
@@ -202,6 +205,7 @@ def bad_root(tmp_path_factory):
 
 @pytest.mark.parametrize("argv, allowed, text", [c[1:] for c in _bad_inputs.CLI_CASES],
                          ids=[c[0] for c in _bad_inputs.CLI_CASES])
+@pytest.mark.slow
 def test_bad_command_lines(bad_root, tmp_path, argv, allowed, text):
     base, root = bad_root
     argv = _bad_inputs.materialise(argv, str(root), str(REAL_ROOT), str(base / "afile"), str(tmp_path))
@@ -210,6 +214,7 @@ def test_bad_command_lines(bad_root, tmp_path, argv, allowed, text):
     assert ok, what
 
 
+@pytest.mark.slow
 def test_runaway_claim_is_stopped_with_the_reason(bad_root, tmp_path):
     """--time-limit turns a check that never ends into an error, in the worker processes of
     reproduce as well as in check (in this process)."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from _check_roots import HEAD, make_root, reports_without_seconds
 from countdp.harness import loader, report, runner
 from countdp.harness.results import Settings
@@ -15,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHEAP = ["eq3", "thm3.1.iii", "sec5.mono", "eq13", "prop2.3", "thm1.1"]
 
 
+@pytest.mark.slow
 def test_reports_identical_whatever_the_jobs_and_the_order(tmp_path):
     settings = Settings(quick=True)
     one = runner.reproduce(settings, jobs=1, only_ids=CHEAP, root=ROOT, progress=False, figures=False)
@@ -56,6 +59,7 @@ def check_b(c):
 '''
 
 
+@pytest.mark.slow
 def test_figures_run_interleaved_with_the_claims(tmp_path):
     """A figure task is scheduled by its previous duration like a claim: with it longest, it
     starts first, beside the claims, and the script's report is the same either way."""
@@ -87,6 +91,7 @@ def test_previous_durations_include_the_figures(tmp_path):
 ARB_HEAVY, FOLLOWER = "cor3.2", "lem6.1"
 
 
+@pytest.mark.slow
 def test_a_claim_reports_the_same_alone_and_after_another_in_full_mode(tmp_path):
     """Full-mode reports of a claim are a function of its inputs alone: run alone, after a claim
     that fills the number systems' caches, and before it (one worker, so that both run in the

@@ -273,6 +273,7 @@ def _core_root(root, tiny_test: str) -> None:
     (root / "tests" / "test_tiny.py").write_text(textwrap.dedent(tiny_test))
 
 
+@pytest.mark.slow
 def test_core_faults_caught_by_a_claim_or_a_test_and_a_missed_one(tmp_path):
     _core_root(tmp_path, TINY_TEST)
     run = fault_runs.run_faults(Settings(quick=True), jobs=2, root=tmp_path)
@@ -309,6 +310,7 @@ def test_core_faults_caught_by_a_claim_or_a_test_and_a_missed_one(tmp_path):
     assert decide_le(arb("1 +/- 0.5"), arb("1.2")) is Verdict.UNDECIDED
 
 
+@pytest.mark.slow
 def test_a_core_fault_whose_test_does_not_exist_is_not_assessed(tmp_path):
     _core_root(tmp_path, "def test_other():\n    pass\n")
     run = fault_runs.run_faults(Settings(quick=True), jobs=1, root=tmp_path)

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from countdp.harness import runner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,6 +28,7 @@ def _figures(*args):
                           env={**__import__("os").environ, "PYTHONPATH": str(ROOT / "src")})
 
 
+@pytest.mark.slow
 def test_only_one_figure(tmp_path):
     out = _figures("--only", "drift_curve", "--figures", str(tmp_path))
     assert out.returncode == 0, out.stderr[-2000:]

@@ -83,6 +83,7 @@ def test_page_is_self_contained(page):
     assert 'id="claim-eq9"' in text and 'id="fig-second_figure"' in text
 
 
+@pytest.mark.slow
 def test_every_claim_row_and_figure_renders(page):
     _browser.need_chromium()
     path, run, figs = page
@@ -106,6 +107,7 @@ def test_every_claim_row_and_figure_renders(page):
     assert out["shown"] == f"{len(ids)} of {len(ids)} claims"
 
 
+@pytest.mark.slow
 def test_sort_filter_and_expand(page):
     _browser.need_chromium()
     path, run, _ = page
@@ -160,6 +162,7 @@ def test_sort_filter_and_expand(page):
     assert out["figlinks"] == ["#fig-first_figure", "#fig-second_figure"]
 
 
+@pytest.mark.slow
 def test_screenshot(page):
     """Screenshots of the page as it opens and with a claim expanded, kept in
     reports/screenshots/ of the checkout to be looked at."""
@@ -178,6 +181,7 @@ def test_screenshot(page):
     shutil.copy(shot, keep / "index_test_run.png")
 
 
+@pytest.mark.slow
 def test_column_heads_stick_to_the_filter_bar_without_a_gap(page):
     """Scrolled, at a wide and at a narrow width (the filter bar wraps there), the column heads
     sit directly below the sticky filter bar: no gap for the rows to show through.  The page is

@@ -55,6 +55,7 @@ def test_forked():
     assert pool.forked(_exit_now) == ("died", "the forked run died without a result")
 
 
+@pytest.mark.slow
 def test_another_executor_gives_the_local_verdicts(tmp_path):
     """Any Executor runs the tasks, each in a process forked for it on the worker: the same
     verdicts as the local pool (a claim that kills its process is an error alone), and numbers
@@ -77,6 +78,7 @@ def test_another_executor_gives_the_local_verdicts(tmp_path):
         reports_without_seconds(local, tmp_path / "local")
 
 
+@pytest.mark.slow
 def test_reproduce_on_a_dask_cluster(tmp_path):
     """``countdp reproduce --scheduler``: a few real claims on a local Dask cluster give the
     local pool's reports, byte for byte apart from the timings."""

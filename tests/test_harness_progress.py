@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from _check_roots import PASSING, make_root
 from countdp.harness import progress, runner
 from countdp.harness.results import Settings
@@ -26,6 +28,7 @@ def test_progress_on_a_tty(tmp_path):
     assert "pass" in text and "1 cases" in text and text.rstrip().endswith("a_pass")
 
 
+@pytest.mark.slow
 def test_reproduce_on_a_tty_shows_a_status_line(tmp_path):
     root = make_root(tmp_path, {"a_pass": PASSING + '''
 import time

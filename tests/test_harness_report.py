@@ -97,6 +97,7 @@ def reports(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_files_written(reports):
     _, d = reports[0]
     names = sorted(p.name for p in d.iterdir())
@@ -231,6 +232,7 @@ def test_summary_md(reports):
     assert max(len(ln) for ln in md.splitlines()) < 400
 
 
+@pytest.mark.slow
 def test_summary_md_is_short_on_a_real_quick_run(tmp_path):
     """Real claims' quick reports (a quick reproduce of a few claims with long findings and many
     routes, run here) stay short: no line of SUMMARY.md above 400 characters."""

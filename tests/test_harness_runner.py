@@ -156,6 +156,7 @@ def test_check_one_claim(tmp_path):
     assert runner.check("thm3.1.ii", root=root).status == "error"
 
 
+@pytest.mark.slow
 def test_durations_only_order_the_work(tmp_path):
     root = make_root(tmp_path, {"a_pass": PASSING, "b_bad": BAD})
     plain = runner.reproduce(Settings(), jobs=2, root=root, progress=False, figures=False)

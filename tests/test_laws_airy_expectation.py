@@ -28,6 +28,7 @@ def test_mp_expect_and_gauss_legendre_grid():
 
 
 @pytest.mark.parametrize("dps", [30, 31, 40])
+@pytest.mark.slow
 def test_mp_expect_covers_the_mean_of_a_linear_function_exactly(dps):
     """E[b X + t] = t exactly (the law is symmetric).  mpmath's tanh-sinh on the panel
     [-1, -1/2] of (b x + t) f(x) at b = 0.0025 stopped 1.1e-27 off at 30 and 31 digits while
@@ -49,6 +50,7 @@ def test_fold_edges():
     assert 0.3 in airy.fold_edges(0.3) and 0.3 not in e
 
 
+@pytest.mark.slow
 def test_score_cgf_float_matches_mpmath():
     for u in (1e-3, 0.7, 5.0, 300.0):
         K = airy.score_cgf_float(u)

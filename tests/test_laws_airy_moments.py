@@ -5,6 +5,7 @@ score CGF.
 
 from __future__ import annotations
 
+import pytest
 from mpmath import mp
 
 from countdp.laws import airy
@@ -19,6 +20,7 @@ def test_normalisation_and_moments_by_quadrature():
     assert abs(airy.score_moment(1, 30) - c.fisher) < mp.mpf("1e-25")
 
 
+@pytest.mark.slow
 def test_score_moment_ratios_below_one_and_decreasing():
     ratios = []
     for k in range(2, 31):
@@ -59,6 +61,7 @@ def test_the_score_moment_ratio_starts_at_k_1():
             airy.score_moment_ratio(k, 15)
 
 
+@pytest.mark.slow
 def test_a_large_score_cgf_carries_its_own_rounding():
     """K_s(35.4) = 197 at 30 digits was 5e-30 off under a bar of 1e-30: the bar had the
     quadrature's relative error of J, not the rounding of K = log1p(J) to the working

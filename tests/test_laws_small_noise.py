@@ -38,6 +38,7 @@ def test_small_noise_remainder_tends_to_its_limit():
 
 
 @pytest.mark.parametrize("sigma", ["1e-8", "1e-6", "1e-3", "0.1", "2"])
+@pytest.mark.slow
 def test_the_error_bar_at_15_digits_covers_the_60_digit_value(sigma):
     """g ~ sigma^2 is a difference of terms ~ sigma: without its guard digits the value at 15
     digits was 5 of its error bars from the 60-digit one at sigma = 1e-6."""

@@ -17,6 +17,7 @@ from countdp.numerics.estimate import Estimate
 US = [1e-4, 1e-3, 1e-2, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0]
 
 
+@pytest.mark.slow
 def test_airy_score_is_strictly_subgaussian():
     check = symmetric.check_score_subgaussian(airy.mp_logpdf, airy.mp_score, US, dps=20, normalised=True)
     assert abs(check.fisher - airy.airy_constants(20).fisher) < mp.mpf("1e-18")

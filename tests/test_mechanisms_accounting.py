@@ -58,6 +58,7 @@ def test_released_pld_agrees_with_the_exact_profile(k):
     assert exact - 1e-9 <= e <= exact + k * H
 
 
+@pytest.mark.slow
 def test_released_pld_where_clipping_matters():
     """r0 = 0.9, c = 0.3, n = 1, delta = 0.2: one release is the released laws' quadrature;
     for 10 releases the calculator has a bracket [eps_lower, eps_upper], and the released PLD
@@ -96,6 +97,7 @@ def _gaussian_laplace_eps(mu, b, delta):
     return hi
 
 
+@pytest.mark.slow
 def test_composition_with_a_laplace_release():
     """The edge at n = 100 composed with a Laplace release of scale 2 (LaplaceDpEvent) through
     the PLDAccountant: eps at 1e-6 within 1e-6 of the independent quadrature (1.8270807...);

@@ -40,6 +40,7 @@ def mech():
 
 
 @pytest.mark.parametrize("rho", ["0.025", "0.4"])
+@pytest.mark.slow
 def test_calibration_error_equals_target_and_drift_is_the_root(rho):
     rho = mpmath.mpf(rho)
     cal = calibrate(rho)
@@ -70,6 +71,7 @@ def test_the_calibration_reaches_the_working_precision():
         assert cal.b_error < mpmath.mpf("1e-30") * cal.b
 
 
+@pytest.mark.slow
 def test_drift_is_a_minimum():
     cal = calibrate(mpmath.mpf("0.2"))
     b, t = cal.b, cal.t
@@ -134,6 +136,7 @@ def test_newton_for_the_error_quantile_starts_at_the_float_quantile(monkeypatch,
 
 
 @pytest.mark.parametrize("rho,most", [("0.025", 5), ("0.4", 6), ("0.9", 8)])
+@pytest.mark.slow
 def test_newton_for_the_drift_starts_at_the_small_b_drift(monkeypatch, rho, most):
     """From the small-b drift -b^2 m/(2 f(0)) Newton on D(t) takes 4 to 7 steps at 30 digits for
     rho = 0.025 .. 0.9 (measured: ``most`` derivative evaluations, the last one at the root)."""
@@ -188,6 +191,7 @@ def test_laws_normalised(mech):
         assert abs(float(d.logpdf(np.array([float(x)]))[0]) - float(d.mp_logpdf(x))) < 1e-12
 
 
+@pytest.mark.slow
 def test_error_scaling_and_clipping(mech):
     for n in (0, 1, 10**4):
         Eu = mech.expected_abs_error_unclipped(n)
@@ -198,6 +202,7 @@ def test_error_scaling_and_clipping(mech):
 
 
 @pytest.mark.parametrize("n", [0, 3, 10])
+@pytest.mark.slow
 def test_the_released_error_is_integrated_to_the_working_precision(n):
     """E|Y - n| of the released law: its panels split at the Airy kink w = mu and at scale
     multiples about it, so the two-precision bar is of the working precision's size (1e-30 at
@@ -260,6 +265,7 @@ def test_budget_limit_and_v0(mech):
     assert abs(mech.limit_n2v() - formulas.airy_fisher() / (2 * mech.mp_b() ** 2)) < mpmath.mpf("1e-25")
 
 
+@pytest.mark.slow
 def test_budget_is_the_engine_on_the_standardised_pair(mech):
     s = mech.budget(10)
     assert s.attained_at_one and s.best().end.bound < s.kl
@@ -326,6 +332,7 @@ def test_bad_other_inputs(mech):
 
 
 @pytest.mark.parametrize("b", ["0.9", "6"])
+@pytest.mark.slow
 def test_the_tilt_balance_is_its_defining_integral_on_either_route(b):
     """H(b) = E[expm1(bX) sign(X - q)] and H'(b) = E[X e^{bX} sign(X - q)]: the Gauss-Legendre
     grid (b = 0.9) and, where the grid's window would leave out the tails (b = 6), mpmath's
@@ -365,6 +372,7 @@ def test_the_noise_declares_its_score_bound_and_its_kinks():
         assert abs(jump(z, 3)) < mpmath.mpf("0.01")              # measured <= 1e-3
 
 
+@pytest.mark.slow
 def test_the_released_error_bar_covers_the_law_rounded_near_its_clip_point():
     """E|Y - 0| of the Airy mechanism (r0 = 0.175, c = 16.7) at 31 digits: the integrand
     |e^w - c| rounds to eps c where the value is 0.08, and mpmath's estimate does not see it; the

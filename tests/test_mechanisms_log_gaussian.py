@@ -34,6 +34,7 @@ def test_v_nonincreasing_property(r, frac, c, n):
 
 @settings(max_examples=15, deadline=None)
 @given(rs, fracs, cs, st.integers(0, 10**5))
+@pytest.mark.slow
 def test_error_formula_matches_quadrature(r, frac, c, n):
     mech = design(r, frac, c)
     with mpmath.workdps(25):

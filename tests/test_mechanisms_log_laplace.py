@@ -82,6 +82,7 @@ def test_bad_input_names_the_parameter(call, name):
         call()
 
 
+@pytest.mark.slow
 def test_the_budget_is_the_tight_zcdp_of_the_unclipped_edge():
     """v(n) = eps_n + e^{-eps_n} - 1 lies in the sup engine's closed bracket of the unclipped pair
     (and of the released pair, below it: clipping is postprocessing), at small and large n."""

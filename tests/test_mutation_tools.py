@@ -20,6 +20,7 @@ def lib():
     return planning.Library(ROOT)
 
 
+@pytest.mark.slow
 def test_package_import_resolves_to_the_submodule_used(lib, tmp_path):
     script = tmp_path / "s.py"
     script.write_text("from countdp import formulas\nfrom countdp.laws import Gaussian\n"
@@ -295,6 +296,7 @@ def test_a_triaged_line_is_found_by_its_text_the_line_number_only_a_hint():
     assert retest.mutate(text, "return 3 * x", "return 3 + x", 2) is None
 
 
+@pytest.mark.slow
 def test_retest_tells_killed_survived_and_gone_apart(tmp_path):
     import retest
     (tmp_path / "src" / "countdp").mkdir(parents=True)

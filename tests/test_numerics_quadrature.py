@@ -36,6 +36,7 @@ def test_both_rules_agree_on_a_kinked_integrand_split_at_its_kink(rule):
         assert abs(val - exact) < 1e-24 + err
 
 
+@pytest.mark.slow
 def test_two_dimensional_gauss_legendre_on_a_product_of_normal_densities():
     with mpmath.workdps(20):
         axis = [-mpmath.inf, -3, 0, 3, mpmath.inf]

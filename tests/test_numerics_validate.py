@@ -343,6 +343,7 @@ def _finite_of_type(out, typ) -> str | None:
 @pytest.mark.parametrize("names, typ, call", [t[1:] for t in TARGETS], ids=[t[0] for t in TARGETS])
 @settings(max_examples=35)
 @given(x=ANY)
+@pytest.mark.slow
 def test_public_api_refuses_or_returns_finite(names, typ, call, x):
     def alarm(signum, frame):
         raise Hang("no answer within 30 s")

@@ -34,6 +34,7 @@ def _value(v):
 
 @settings(max_examples=12, deadline=None)
 @given(st.lists(st.integers(0, 2), min_size=1, max_size=4), st.sampled_from([1, 10, 100]))
+@pytest.mark.slow
 def test_mixed_mechanisms_compose_through_every_entry_point(kinds, n):
     """composed_budget and compose_budgets take any mix of kinds: the sum of the values, an
     Estimate exactly when one term is (the Airy mechanism's), its error the sum of theirs."""

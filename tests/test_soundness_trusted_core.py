@@ -69,3 +69,17 @@ def test_the_document_lists_every_module_with_its_guard():
         rows = [line for line in doc.splitlines() if line.startswith("|") and f"`{module}`" in line]
         assert rows, f"docs/trusted-core.md has no row for {module}"
         assert any(guard in r for r in rows), f"the row of {module} does not name {guard}"
+
+
+def test_the_soundness_tests_run_in_make_test():
+    """make test runs every test not marked slow (pytest -m 'not slow'): no soundness test may
+    leave it for the slow tier, neither by a mark on a test nor by a module-wide pytestmark."""
+    marked = []
+    for path in sorted((ROOT / "tests").glob("test_soundness_*.py")):
+        text = path.read_text()
+        if re.search(r"^\s*@pytest\.mark\.slow|^pytestmark\s*=[^\n]*slow", text, re.M):
+            marked.append(path.name)
+    assert not marked, f"soundness tests marked slow (make test would skip them): {marked}"
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile[makefile.index("\ntest:"):makefile.index("\ntest-slow:")]
+    assert "-m 'not slow'" in recipe and "reproduce --quick" in recipe
